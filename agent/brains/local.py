@@ -1,0 +1,941 @@
+"""The `local` brain: a deterministic planner that needs no model and no network.
+
+Each turn it re-reads the question (and options) and the tool results so far, asks for the
+next measurement it needs, through the graph like a model would, and finally maps the
+measured evidence to an answer: an option letter for multiple-choice questions, time
+segments for "when" questions, and words with times and numbers for open ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from agent.context import RunContext
+from agent.questions import TYPE_NAMES, Option, Question, parse_question
+from agent.timefmt import hms
+from agent.trace import text_of
+from tools.timeline import equal_segments
+
+# Continuous severity (0..1) to the 0 (none) .. 3 (severe) scale of option words.
+MILD, SEVERE = 0.4, 0.7
+# "When" answers keep events at least this fraction of the worst one's severity.
+WEAK_FRACTION = 0.5
+MERGE_GAP_S = 5.0  # detector pieces of one event closer than this are one span
+# Spans shorter than this are "brief candidates", named but not answered with: a scene's
+# content can trip a detector for a moment, a real degradation lasts. Temporal artifacts
+# (a strobe, a freeze) can be genuinely short.
+BRIEF_S: dict[str, float] = {"flicker": 1.0, "frame_drop": 1.0, "stutter": 1.0}
+BRIEF_DEFAULT_S = 3.0
+WHOLE = re.compile(r"\b(throughout|entire|whole (?:video|clip)|all the time|from start to "
+                   r"finish|the whole time|everywhere|all (?:segments|parts))\b", re.I)
+
+# Why each kind of distortion spoils viewing (for open answers).
+WHY: dict[str, str] = {
+    "blur": "fine detail and edges are lost, so textures and text look smeared and the eye "
+            "searches for a focus it cannot find",
+    "noise": "random grain covers flat areas and fine detail, making the picture look dirty "
+             "and masking texture",
+    "compression": "blocking and pixelation break smooth areas into visible squares and wipe "
+                   "out fine detail, which draws the eye to the artifacts",
+    "exposure": "highlights or shadows lose their range, so the picture looks washed out or "
+                "flat and details in bright or dark areas disappear",
+    "colour": "colours depart from their natural hue or saturation, so skin, sky and objects "
+              "look wrong and the scene feels unnatural",
+    "sharpening": "over-sharpening leaves bright halos and ringing along edges, giving a "
+                  "harsh, artificial look",
+    "flicker": "rapid brightness swings from frame to frame are tiring to watch and "
+               "distracting, and can cause visual discomfort",
+    "frame_drop": "missing frames make motion jump instead of flowing, so movement looks "
+                  "choppy",
+    "stutter": "frames freeze and then jump ahead, interrupting motion and the viewer's "
+               "immersion",
+    "jitter": "the picture shakes from frame to frame, which makes it hard to follow and can "
+              "cause fatigue",
+}
+
+
+def level_of(severity: float | None) -> float:
+    """Severity 0..1 of the worst event to the option scale (0 none, 1 mild .. 3 severe)."""
+    if severity is None or severity <= 0:
+        return 0.0
+    return 1.0 + 2.0 * min(max((severity - 0.25) / 0.5, 0.0), 1.0)
+
+
+def level_word(severity: float) -> str:
+    if severity <= 0:
+        return "none"
+    return "mild" if severity < MILD else "moderate" if severity < SEVERE else "severe"
+
+
+def _iou(a: tuple[float, float], spans: Sequence[tuple[float, float]]) -> float:
+    """Temporal IoU of one span against the union of others."""
+    merged: list[list[float]] = []
+    for s, e in sorted(spans):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    inter = sum(max(0.0, min(a[1], e) - max(a[0], s)) for s, e in merged)
+    union = (a[1] - a[0]) + sum(e - s for s, e in merged) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _ev_line(e: dict[str, Any]) -> str:
+    sub = f" ({e['subtype']})" if e.get("subtype") else ""
+    ev = e.get("evidence") or {}
+    nums = ", ".join(f"{k} {v}" for k, v in list(ev.items())[:2] if k != "signal")
+    return (f"{TYPE_NAMES.get(e['type'], e['type'])}{sub} from {hms(e['start_s'])} to "
+            f"{hms(e['end_s'])} (severity {e['severity']:.2f}" + (f"; {nums}" if nums else "")
+            + ")")
+
+
+class Evidence:
+    """The tool results of a run so far, by tool, with lookups the answers need."""
+
+    def __init__(self, messages: Sequence[BaseMessage]) -> None:
+        args_by_id: dict[str, tuple[str, dict]] = {}
+        for m in messages:
+            if isinstance(m, AIMessage):
+                for c in m.tool_calls or []:
+                    args_by_id[c.get("id") or ""] = (c["name"], dict(c.get("args") or {}))
+        self.calls: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+        for m in messages:
+            if isinstance(m, ToolMessage):
+                name, args = args_by_id.get(m.tool_call_id, (m.name or "", {}))
+                data = None
+                if getattr(m, "status", "success") != "error":
+                    try:
+                        data = json.loads(text_of(m.content))
+                    except ValueError:
+                        data = None
+                self.calls.append((name, args, data))
+
+    def done(self, name: str, args: dict[str, Any]) -> bool:
+        """Whether this call was made already (succeeded or failed)."""
+        return any(n == name and a == args for n, a, _ in self.calls)
+
+    def get(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        for n, a, d in self.calls:
+            if n == name and (args is None or a == args) and d is not None:
+                return d
+        return None
+
+    @property
+    def overview(self) -> dict[str, Any]:
+        return self.get("overview") or {}
+
+    def all_events(self) -> list[dict[str, Any]]:
+        """Every event seen (overview and find_events), deduplicated, by start time."""
+        seen: dict[tuple, dict[str, Any]] = {}
+        for n, _, d in self.calls:
+            if d and n in ("overview", "find_events"):
+                for e in d.get("events", []):
+                    seen.setdefault((e["type"], e["start_s"], e["end_s"]), e)
+        return sorted(seen.values(), key=lambda e: (e["start_s"], e["type"]))
+
+
+class LocalBrain:
+    """Deterministic planner over the toolbox: question -> tool calls -> answer."""
+
+    name = "local"
+    vision = False
+
+    def __init__(self, **_: Any) -> None:
+        pass
+
+    # ------------------------------------------------------------ the turn
+
+    def step(self, messages: list[BaseMessage], tools: list[dict], ctx: RunContext) -> AIMessage:
+        """The next tool call, or `finish` once the evidence is in (or the budget is out)."""
+        question = ctx.question or _question_text(messages)
+        ev = Evidence(messages)
+        scenes = self._scenes(ev, ctx.duration_s)
+        q = parse_question(question, ctx.options, ctx.duration_s, scenes)
+        available = {t.get("function", {}).get("name") for t in tools}
+        nudged = isinstance(messages[-1], HumanMessage) and len(messages) > 2
+        if not nudged and q.kind != "out_of_scope":
+            for name, args in self.plan(q, ev, ctx.duration_s):
+                if name in available and not ev.done(name, args):
+                    return _call(name, args, len(ev.calls) + 1)
+        return _call("finish", self.decide(q, ev, ctx), len(ev.calls) + 1)
+
+    @staticmethod
+    def _scenes(ev: Evidence, duration: float) -> list[tuple[float, float]] | None:
+        cuts = (ev.overview.get("scenes") or {}).get("cuts_s")
+        if cuts is None:
+            return None
+        edges = [0.0, *cuts, duration]
+        return list(zip(edges[:-1], edges[1:], strict=True))
+
+    # ------------------------------------------------------------ planning
+
+    def plan(self, q: Question, ev: Evidence, duration: float) -> list[tuple[str, dict]]:
+        """The tool calls this question needs, in order (calls already made are skipped)."""
+        steps: list[tuple[str, dict]] = [("overview", {})]
+        if not ev.overview:
+            return steps
+        t = q.type
+        win = _window_args(q.window, duration)
+        opt_wins = _option_windows(q, duration)
+        k = q.kind
+        if k in ("localization", "detection", "severity", "open"):
+            steps.append(("find_events", {"type": t or "any", **win}))
+            if k == "detection" and q.window:
+                steps.append(("measure_window", _window_args(q.window, duration, True)))
+            if k == "localization" and len(opt_wins) >= 2:
+                steps.append(("compare_windows", {"windows": opt_wins, "type": t or "any"}))
+            if k == "open":
+                main = self._main_event(ev.get("find_events"), t)
+                if main:
+                    steps.append(("zoom_in", _zoom_args(main, duration)))
+        elif k == "classification":
+            steps.append(("find_events", {"type": "any", **win}))
+            if q.window:
+                steps.append(("measure_window", _window_args(q.window, duration, True)))
+        elif k == "comparison":
+            wins = opt_wins if len(opt_wins) >= 2 else [
+                [w.start_s, w.end_s] for w in q.windows] if len(q.windows) >= 2 else []
+            if not wins and not any(o.types for o in q.options):
+                wins = [list(w) for w in equal_segments(duration, 2)]
+            if len(wins) >= 2:
+                steps.append(("compare_windows", {"windows": wins[:12], "type": t or "any"}))
+            steps.append(("find_events", {"type": "any", **win}))
+        elif k == "temporal_relation":
+            steps.append(("find_events", {"type": "any", **win}))
+            if len(opt_wins) >= 2:
+                steps.append(("compare_windows", {"windows": opt_wins, "type": t or "any"}))
+        else:  # cumulative_effect, integration, stability, dominant_factor, trend, overall
+            steps.append(("find_events", {"type": "any", **win}))
+            wins = opt_wins if len(opt_wins) >= 2 and k in ("integration", "cumulative_effect") \
+                else [[w.start_s, w.end_s] for w in q.windows] if len(q.windows) >= 2 else None
+            if wins is None:
+                a, b = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
+                n = 6 if b - a >= 120 else 4
+                wins = [[round(a + (b - a) * i / n, 3), round(a + (b - a) * (i + 1) / n, 3)]
+                        for i in range(n)]
+            steps.append(("compare_windows", {"windows": wins[:12], "type": "any"}))
+        return steps
+
+    @staticmethod
+    def _main_event(found: dict[str, Any] | None, etype: str | None) -> dict[str, Any] | None:
+        evs = (found or {}).get("events") or []
+        if etype:
+            evs = [e for e in evs if e["type"] == etype] or evs
+        return max(evs, key=lambda e: (e["severity"], e["end_s"] - e["start_s"]), default=None)
+
+    # ------------------------------------------------------------ deciding
+
+    def decide(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        """finish() arguments from the question and the evidence gathered."""
+        if q.kind == "out_of_scope":
+            return {
+                "answer": "I can only measure picture quality (sharpness, noise, compression, "
+                          "exposure, colour, over-sharpening, flicker, frame drops, stutter and "
+                          "jitter); this question asks about something I cannot measure, so I "
+                          "cannot answer it from the video's measurements.",
+                "choice": None, "segments": [], "confidence": 0.0,
+            }
+        if not ev.overview:
+            return {"answer": "The video could not be measured, so there is no evidence to "
+                              "answer from.", "choice": None, "segments": [], "confidence": 0.0}
+        handler = getattr(self, f"_{q.kind}", self._generic)
+        out = handler(q, ev, ctx)
+        if q.options and out.get("choice") is None and q.kind != "out_of_scope":
+            gen = self._generic(q, ev, ctx)
+            out["choice"] = gen["choice"]
+            out["confidence"] = min(out.get("confidence", 0.3), 0.3)
+        out.setdefault("segments", [])
+        out["confidence"] = round(float(min(max(out.get("confidence", 0.5), 0.0), 1.0)), 3)
+        return out
+
+    # --- helpers over the evidence
+
+    def _found(self, q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]:
+        """Events of the question's type in its window, and the find_events result."""
+        args = {"type": q.type or "any", **_window_args(q.window, duration)}
+        data = ev.get("find_events", args) or ev.get("find_events") or {}
+        evs = data.get("events")
+        if evs is None:
+            evs = [e for e in ev.all_events() if not q.type or e["type"] == q.type]
+        return list(evs), data
+
+    @staticmethod
+    def _segments(evs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"start_s": e["start_s"], "end_s": e["end_s"],
+                 "label": e["type"] + (f" ({e['subtype']})" if e.get("subtype") else ""),
+                 "severity": float(e["severity"])} for e in evs]
+
+    @staticmethod
+    def _where(q: Question, duration: float) -> str:
+        if q.window:
+            return f"between {hms(q.window.start_s)} and {hms(q.window.end_s)}"
+        return f"in the whole video (duration {hms(duration)})"
+
+    @staticmethod
+    def _what(q: Question) -> str:
+        return TYPE_NAMES.get(q.type, q.type) if q.type else "quality distortion"
+
+    @staticmethod
+    def _yes_no(q: Question, truth: bool) -> str | None:
+        """The yes (or no) option letter; None when the options are not yes/no."""
+        yes = [o for o in q.options if o.yes and not o.no]
+        no = [o for o in q.options if o.no or (o.none and not o.yes)]
+        pool = yes if truth else no
+        return pool[0].letter if pool else None
+
+    @staticmethod
+    def _none_option(q: Question) -> str | None:
+        for o in q.options:
+            if o.none or (o.no and not o.types and not o.windows):
+                return o.letter
+        return None
+
+    def _by_type(self, q: Question, type_weights: dict[str, float],
+                 subtypes: dict[str, str] | None = None) -> tuple[str | None, float]:
+        """The option naming the heaviest type (subtype as tie-break), and a confidence."""
+        best, best_score = None, 0.0
+        for o in q.options:
+            if not o.types:
+                continue
+            score = 0.0
+            for m in o.types[:1]:
+                w = type_weights.get(m.type, 0.0)
+                if w > 0:
+                    score = w * (1.0 + (0.5 if subtypes and m.subtype and
+                                       subtypes.get(m.type) == m.subtype else 0.0))
+                    if subtypes and m.subtype and subtypes.get(m.type) not in ("", m.subtype):
+                        score *= 0.6
+            if score > best_score:
+                best, best_score = o.letter, score
+        total = sum(type_weights.values()) or 1.0
+        return best, min(0.95, 0.5 + best_score / total / 2) if best else 0.0
+
+    # --- kinds
+
+    def _localization(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        found, data = self._found(q, ev, ctx.duration_s)
+        groups, brief = _lasting(_groups(found))
+        top = max((g["severity"] for g in groups), default=0.0)
+        evs = [g for g in groups if g["severity"] >= WEAK_FRACTION * top]  # the clear ones
+        weak = [g for g in groups if g not in evs] + brief
+        what = self._what(q)
+        segs = self._segments(evs)
+        choice, conf = None, 0.8 if evs else 0.6
+        opts = [(o, _option_span(o, ctx.duration_s)) for o in q.options]
+        spans = [(e["start_s"], e["end_s"]) for e in evs]
+        if q.options:
+            if evs:
+                scored = [(_iou(sp, spans), o.letter) for o, sp in opts if sp]
+                if scored and max(scored)[0] > 0:
+                    iou, choice = max(scored)
+                    conf = min(0.95, 0.4 + iou)
+            else:
+                choice = self._none_option(q)
+            if choice is None:
+                cmp = ev.get("compare_windows")
+                if cmp:
+                    order = cmp.get("worst_first", [])
+                    wins = cmp.get("windows", [])
+                    for i in order:
+                        span = (wins[i]["start_s"], wins[i]["end_s"])
+                        choice = next((o.letter for o, sp in opts if sp and
+                                       abs(sp[0] - span[0]) < 0.5 and abs(sp[1] - span[1]) < 0.5),
+                                      None)
+                        if choice:
+                            break
+                    conf = 0.3
+        if evs:
+            text = f"{what.capitalize()} occurs " + "; ".join(
+                f"from {hms(e['start_s'])} to {hms(e['end_s'])} (severity {e['severity']:.2f})"
+                for e in evs[:8]) + "."
+            if len(evs) > 8:
+                text += f" ({len(evs)} spans in all.)"
+            if weak:
+                text += (" Weaker or brief candidates: " + _spans_text(weak) + ".")
+        else:
+            text = (f"No {what} was detected {self._where(q, ctx.duration_s)}"
+                    f"{_score_note(data, q.type)}.")
+            if brief:
+                text += (" Only brief candidates (too short to be a lasting degradation): "
+                         + _spans_text(brief) + ".")
+        return {"answer": text, "choice": choice, "segments": segs, "confidence": conf}
+
+    def _detection(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        found, data = self._found(q, ev, ctx.duration_s)
+        evs, brief = _lasting(found)
+        if q.window and q.window.point:  # an instant: the event must cover it (with a margin)
+            mid = 0.5 * (q.window.start_s + q.window.end_s)
+            evs = [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
+        present = bool(evs)
+        what, where = self._what(q), self._where(q, ctx.duration_s)
+        choice = self._yes_no(q, present)
+        if choice is None and q.options:
+            if present:
+                choice, _ = self._by_type(q, _type_load(evs), _subtypes(evs))
+            else:
+                choice = self._none_option(q)
+        if present:
+            text = f"Yes: {what} is present {where}: " + "; ".join(_ev_line(e) for e in evs[:5])
+        else:
+            text = f"No: no {what} was detected {where}{_score_note(data, q.type)}."
+            if brief:
+                text += " Only brief candidates: " + _spans_text(brief) + "."
+        return {"answer": text, "choice": choice, "segments": self._segments(evs),
+                "confidence": 0.8 if present else 0.5 if brief else 0.7}
+
+    def _classification(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        evs, _ = self._found(replace(q, types=[]), ev, ctx.duration_s)
+        load = _type_load(evs)
+        where = self._where(q, ctx.duration_s)
+        if not evs:
+            choice = self._none_option(q)
+            conf = 0.6
+            if choice is None and q.options:
+                scores = (ev.get("measure_window") or {}).get("type_scores") or {}
+                choice, _ = self._by_type(q, {k: v for k, v in scores.items() if v > 0})
+                conf = 0.25
+            return {"answer": f"No quality distortion was detected {where}.", "choice": choice,
+                    "confidence": conf}
+        top = max(load, key=load.get)
+        subs = _subtypes(evs)
+        choice, conf = self._by_type(q, load, subs)
+        main = [e for e in evs if e["type"] == top]
+        text = (f"The distortion {where} is {TYPE_NAMES.get(top, top)}"
+                + (f" ({subs[top]})" if subs.get(top) else "") + ": "
+                + "; ".join(_ev_line(e) for e in main[:3]) + ".")
+        others = sorted(set(load) - {top})
+        if others:
+            text += " Also present: " + ", ".join(TYPE_NAMES.get(t, t) for t in others) + "."
+        return {"answer": text, "choice": choice, "segments": self._segments(evs),
+                "confidence": conf}
+
+    def _severity(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        evs, data = self._found(q, ev, ctx.duration_s)
+        what = self._what(q)
+        worst = max((e["severity"] for e in evs), default=0.0)
+        total = sum(e["end_s"] - e["start_s"] for e in evs)
+        low = q.text.lower()
+        choice, conf = None, 0.55
+        if re.search(r"\bhow long|duration|last\b", low) and any(o.durations for o in q.options):
+            choice = _nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
+        elif re.search(r"\bhow (many|often)\b", low) and any(o.numbers for o in q.options):
+            choice = _nearest(q.options, lambda o: o.numbers[0] if o.numbers else None,
+                              float(len(evs)))
+        elif any(o.level is not None for o in q.options):
+            choice = _nearest(q.options, lambda o: o.level, level_of(worst))
+        elif any(o.grade is not None for o in q.options):
+            choice = _nearest(q.options, lambda o: o.grade, 5.0 - level_of(worst) * 1.2)
+        if not evs and choice is None:
+            choice = self._none_option(q)
+        zoom = ev.get("zoom_in")
+        if evs:
+            text = (f"The {what} is {level_word(worst)} (worst severity {worst:.2f} on a 0-1 "
+                    f"scale), lasting {total:.1f} s in {len(evs)} span(s): "
+                    + "; ".join(_ev_line(e) for e in evs[:4]) + ".")
+            if zoom:
+                text += f" Close look: {zoom.get('summary', '')}."
+            conf = 0.6
+        else:
+            text = (f"No {what} was detected {self._where(q, ctx.duration_s)}"
+                    f"{_score_note(data, q.type)}, so its severity is none.")
+        return {"answer": text, "choice": choice, "segments": self._segments(evs),
+                "confidence": conf}
+
+    def _comparison(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        cmp = ev.get("compare_windows")
+        evs = ev.all_events()
+        if q.type:
+            evs = [e for e in evs if e["type"] == q.type]
+        opts = [(o, _option_span(o, ctx.duration_s)) for o in q.options]
+        what = self._what(q)
+        # Options naming distortion types: the heaviest (or lightest) type.
+        if q.options and sum(bool(o.types) for o in q.options) >= 2 and not all(
+                sp for _, sp in opts):
+            load = _type_max(ev.all_events())
+            if q.least:
+                present = {o.types[0].type for o in q.options if o.types}
+                inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in present}
+                choice, conf = self._by_type(q, inv)
+            else:
+                choice, conf = self._by_type(q, load)
+            top = max(load, key=load.get) if load else None
+            text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
+                    + f" (severity {load[top]:.2f})." if top else
+                    "No distortion was detected, so none is more severe.")
+            return {"answer": text, "choice": choice, "confidence": conf,
+                    "segments": self._segments(evs)}
+        if not cmp:
+            return self._generic(q, ev, ctx)
+        wins = cmp.get("windows", [])
+        order = list(cmp.get("worst_first", []))
+        if q.least:
+            order = order[::-1]
+        pick = wins[order[0]] if order else None
+        choice = None
+        if pick:
+            span = (pick["start_s"], pick["end_s"])
+            choice = next((o.letter for o, sp in opts if sp and abs(sp[0] - span[0]) < 0.6
+                           and abs(sp[1] - span[1]) < 0.6), None)
+            if choice is None and len(q.windows) >= 2:  # yes/no about "A worse than B?"
+                first_worse = order[0] == 0 if not q.least else order[0] != 0
+                claim_less = bool(re.search(r"\b(less|better|milder|weaker|fewer)\b", q.text,
+                                            re.I))
+                choice = self._yes_no(q, first_worse != claim_less)
+        same = len(wins) >= 2 and all(
+            w["worst_severity"] == wins[0]["worst_severity"] and
+            abs(w["impairment"] - wins[0]["impairment"]) < 1e-3 for w in wins)
+        if same and all(w["worst_severity"] == 0 for w in wins):
+            text = (f"No {what} was detected in any of the compared windows; they do not "
+                    "differ measurably.")
+            return {"answer": text, "choice": choice or self._none_option(q), "confidence": 0.3}
+        desc = "; ".join(
+            f"{hms(w['start_s'])}-{hms(w['end_s'])}: worst severity {w['worst_severity']:.2f}, "
+            f"quality {w['quality']:.0f}" for w in wins[:6])
+        label = "least" if q.least else "most"
+        text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
+                f"({desc}).") if pick else "No windows to compare."
+        segs = self._segments(pick.get("events", [])) if pick else []
+        return {"answer": text, "choice": choice, "segments": segs,
+                "confidence": 0.45 if same else 0.75}
+
+    def _temporal_relation(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        evs = ev.all_events()
+        facts = _relations(evs, ctx.duration_s)
+        text = _timeline_text(evs)
+        choice, conf = None, 0.5
+        if q.options:
+            if all(o.types for o in q.options) and re.search(
+                    r"\b(first|earlie\w*|last|latest|later|final)\b", q.text, re.I):
+                late = bool(re.search(r"\b(last|latest|later|final)\b", q.text, re.I))
+                order = sorted(evs, key=lambda e: e["start_s"], reverse=late)
+                for e in order:
+                    choice = next((o.letter for o in q.options if o.types[0].type == e["type"]),
+                                  None)
+                    if choice:
+                        break
+            else:
+                claim = _claim_truth(q.text, q.types, evs, facts)
+                if claim is not None and any(o.yes or o.no for o in q.options):
+                    choice = self._yes_no(q, claim)
+                else:
+                    scores = [(_claim_truth(o.text, o.types or q.types, evs, facts), o)
+                              for o in q.options]
+                    trues = [o for s, o in scores if s is True]
+                    if trues:
+                        choice, conf = trues[0].letter, 0.6 if len(trues) == 1 else 0.35
+        return {"answer": text, "choice": choice, "segments": self._segments(evs),
+                "confidence": conf}
+
+    def _trend(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        cmp = ev.get("compare_windows") or {}
+        measured, detail = _trend_of(cmp)
+        choice = None
+        if q.options:
+            claimed = _claimed_trend(q.text)
+            if claimed and any(o.yes or o.no for o in q.options):
+                choice = self._yes_no(q, claimed == measured)
+            else:
+                choice = next((o.letter for o in q.options if o.trend == measured), None)
+                if choice is None and measured == "fluctuating":
+                    choice = next((o.letter for o in q.options if o.trend == "stable"), None) \
+                        if detail["std"] < 12 else None
+        text = f"The quality is {measured} over the video: {detail['text']}."
+        return {"answer": text, "choice": choice, "confidence": 0.6,
+                "segments": self._segments(ev.all_events())}
+
+    def _stability(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        cmp = ev.get("compare_windows") or {}
+        evs = ev.all_events()
+        inst, detail = _instability(cmp, evs, ctx.duration_s)
+        choice = None
+        if q.options:
+            if any(o.yes or o.no for o in q.options) and not any(o.trend for o in q.options
+                                                                 if not (o.yes or o.no)):
+                asks_unstable = bool(re.search(r"\b(unstable|instabil|fluctuat|vary|varies|"
+                                               r"inconsisten|change)", q.text, re.I))
+                stable = inst <= 1.25
+                choice = self._yes_no(q, (not stable) if asks_unstable else stable)
+            else:
+                choice = _nearest(q.options, _option_instability, inst)
+        word = ["stable", "mostly stable with occasional drops", "fluctuating",
+                "highly unstable"][int(round(min(inst, 3)))]
+        text = f"The viewing quality is {word}: {detail}."
+        return {"answer": text, "choice": choice, "confidence": 0.55,
+                "segments": self._segments(evs)}
+
+    def _overall(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        evs = ev.all_events()
+        grade, detail = _grade(ev, evs, ctx.duration_s)
+        choice = None
+        if q.options:
+            if any(o.grade is not None for o in q.options):
+                choice = _nearest(q.options, lambda o: o.grade, grade)
+            elif any(o.level is not None for o in q.options):
+                choice = _nearest(q.options, lambda o: o.level, max(0.0, 5.0 - grade) * 0.75)
+        names = ["", "bad", "poor", "fair", "good", "excellent"]
+        text = f"Overall quality is {names[int(round(min(max(grade, 1), 5)))]}: {detail}."
+        return {"answer": text, "choice": choice, "confidence": 0.5,
+                "segments": self._segments(evs)}
+
+    def _dominant_factor(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        evs = ev.all_events()
+        if q.window:
+            evs = [e for e in evs if e["end_s"] > q.window.start_s and e["start_s"] <
+                   q.window.end_s]
+        load = _type_load(evs)
+        if not load:
+            return {"answer": "No distortion was detected, so no factor dominates: the quality "
+                              "is stable at the video's baseline.",
+                    "choice": self._none_option(q), "confidence": 0.5}
+        top = max(load, key=load.get)
+        choice, conf = self._by_type(q, load, _subtypes(evs))
+        share = load[top] / sum(load.values())
+        text = (f"The dominant factor is {TYPE_NAMES.get(top, top)} ({share:.0%} of the "
+                f"severity-weighted time of all events): "
+                + "; ".join(_ev_line(e) for e in evs if e["type"] == top)[:600] + ".")
+        return {"answer": text, "choice": choice, "confidence": conf,
+                "segments": self._segments([e for e in evs if e["type"] == top])}
+
+    def _cumulative_effect(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        return self._generic(q, ev, ctx)
+
+    def _integration(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        return self._generic(q, ev, ctx)
+
+    def _open(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        evs, data = self._found(q, ev, ctx.duration_s)
+        if not evs and not q.type:
+            evs = ev.all_events()
+        where = self._where(q, ctx.duration_s)
+        if not evs:
+            what = self._what(q)
+            text = (f"No {what} was detected {where}{_score_note(data, q.type)}: the "
+                    "measurements stay at the video's own baseline, so the picture quality "
+                    "there is not degraded by it.")
+            return {"answer": text, "choice": None, "confidence": 0.5}
+        load = _type_load(evs)
+        parts = []
+        for t in sorted(load, key=load.get, reverse=True)[:3]:
+            these = [e for e in evs if e["type"] == t]
+            worst = max(e["severity"] for e in these)
+            parts.append(
+                f"{TYPE_NAMES.get(t, t).capitalize()} ({level_word(worst)}, worst severity "
+                f"{worst:.2f}) appears " + "; ".join(
+                    f"from {hms(e['start_s'])} to {hms(e['end_s'])}" for e in these[:4])
+                + f". It hurts the perceived quality because "
+                f"{WHY.get(t, 'it departs from the scene')}."
+            )
+        total = sum(e["end_s"] - e["start_s"] for e in evs)
+        parts.append(f"In all, {len(evs)} degraded span(s) cover {total:.1f} s of "
+                     f"{hms(ctx.duration_s)}; the rest of the video stays at its baseline.")
+        zoom = ev.get("zoom_in")
+        if zoom:
+            parts.append(f"A close look measured: {zoom.get('summary', '')}.")
+        return {"answer": " ".join(parts), "choice": None, "segments": self._segments(evs),
+                "confidence": 0.6}
+
+    def _generic(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        """Match each option's claims (types, times, trend, level, yes/no) to the facts."""
+        evs = ev.all_events()
+        if q.window:
+            evs = [e for e in evs if e["end_s"] > q.window.start_s and e["start_s"] <
+                   q.window.end_s]
+        cmp = ev.get("compare_windows") or {}
+        trend, _ = _trend_of(cmp)
+        inst, _ = _instability(cmp, evs, ctx.duration_s)
+        grade, _ = _grade(ev, evs, ctx.duration_s)
+        types = set(_type_load(evs))
+        worst = max((e["severity"] for e in evs), default=0.0)
+        best, best_score = None, -1e9
+        for o in q.options:
+            s = 0.0
+            for m in o.types:
+                s += 1.0 if m.type in types else -1.0
+            for w in o.windows:
+                hit = any(e["end_s"] > w.start_s and e["start_s"] < w.end_s for e in evs)
+                s += 0.7 if hit else -0.7
+            if o.trend:
+                s += 1.0 if o.trend == trend else -0.5
+            if o.level is not None:
+                s += 1.0 - min(abs(o.level - level_of(worst)), 2.0)
+            if o.grade is not None:
+                s += 1.0 - min(abs(o.grade - grade), 2.0) / 1.5
+            if o.none or (o.no and not o.types):
+                s += 1.5 if not evs else -1.5
+            elif o.yes:
+                s += 0.8 if evs else -0.8
+            if o.numbers and re.search(r"\bhow many\b", q.text, re.I):
+                n = len(types) if re.search(r"\b(types?|kinds?)\b", q.text, re.I) else len(evs)
+                s += 1.5 if abs(o.numbers[0] - n) < 0.5 else -0.5
+            if s > best_score:
+                best, best_score = o.letter, s
+        summary = _timeline_text(evs)
+        if cmp:
+            summary += f" Quality over the video is {trend}; instability {inst:.1f} of 3."
+        return {"answer": summary, "choice": best if q.options else None,
+                "segments": self._segments(evs), "confidence": 0.35}
+
+
+# ---------------------------------------------------------------- small pure helpers
+
+
+def _question_text(messages: Sequence[BaseMessage]) -> str:
+    for m in messages:
+        if isinstance(m, HumanMessage):
+            text = text_of(m.content)
+            found = re.search(r"Question:\s*(.*?)(?:\n\s*\n|\nOptions:|$)", text, re.S)
+            return found.group(1).strip() if found else text
+    return ""
+
+
+def _call(name: str, args: dict[str, Any], n: int) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"local-{n}",
+                                              "type": "tool_call"}])
+
+
+def _window_args(w: Any, duration: float, always: bool = False) -> dict[str, float]:
+    if w is None:
+        return {"start_s": 0.0, "end_s": round(duration, 3)} if always else {}
+    return {"start_s": round(w.start_s, 3), "end_s": round(w.end_s, 3)}
+
+
+def _option_span(o: Option, duration: float) -> tuple[float, float] | None:
+    if o.windows:
+        return (o.windows[0].start_s, o.windows[0].end_s)
+    if WHOLE.search(o.text):
+        return (0.0, duration)
+    return None
+
+
+def _option_windows(q: Question, duration: float) -> list[list[float]]:
+    spans = [_option_span(o, duration) for o in q.options]
+    return [[round(s[0], 3), round(s[1], 3)] for s in spans if s and s[1] > s[0]]
+
+
+def _zoom_args(e: dict[str, Any], duration: float) -> dict[str, Any]:
+    mid = 0.5 * (e["start_s"] + e["end_s"])
+    half = min(2.0, 0.5 * (e["end_s"] - e["start_s"]) + 0.5)
+    return {"start_s": round(max(0.0, mid - half), 2), "end_s": round(min(duration, mid + half), 2),
+            "max_frames": 4}
+
+
+def _groups(evs: Sequence[dict[str, Any]], gap_s: float = MERGE_GAP_S) -> list[dict[str, Any]]:
+    """Events of one type closer than gap_s joined into one span (worst severity kept)."""
+    out: list[dict[str, Any]] = []
+    for e in sorted(evs, key=lambda e: (e["type"], e["start_s"])):
+        last = out[-1] if out else None
+        if last and last["type"] == e["type"] and e["start_s"] - last["end_s"] <= gap_s:
+            merged = dict(last if last["severity"] >= e["severity"] else e)
+            merged["start_s"], merged["end_s"] = last["start_s"], max(last["end_s"], e["end_s"])
+            merged["severity"] = max(last["severity"], e["severity"])
+            out[-1] = merged
+        else:
+            out.append(dict(e))
+    return sorted(out, key=lambda e: e["start_s"])
+
+
+def _lasting(evs: Sequence[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+    """(lasting events, brief candidates) by each type's minimum duration (BRIEF_S)."""
+    keep, brief = [], []
+    for e in evs:
+        short = e["end_s"] - e["start_s"] < BRIEF_S.get(e["type"], BRIEF_DEFAULT_S)
+        (brief if short else keep).append(e)
+    return keep, brief
+
+
+def _spans_text(evs: Sequence[dict[str, Any]]) -> str:
+    return "; ".join(f"{e['type']} {hms(e['start_s'])}-{hms(e['end_s'])} (severity "
+                     f"{e['severity']:.2f})" for e in evs[:4])
+
+
+def _type_load(evs: Sequence[dict[str, Any]]) -> dict[str, float]:
+    load: dict[str, float] = {}
+    for e in evs:
+        load[e["type"]] = load.get(e["type"], 0.0) + e["severity"] * max(
+            0.5, e["end_s"] - e["start_s"])
+    return load
+
+
+def _type_max(evs: Sequence[dict[str, Any]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for e in evs:
+        out[e["type"]] = max(out.get(e["type"], 0.0), e["severity"])
+    return out
+
+
+def _subtypes(evs: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """The subtype of each type's worst event."""
+    out: dict[str, tuple[float, str]] = {}
+    for e in evs:
+        if e["severity"] > out.get(e["type"], (-1.0, ""))[0]:
+            out[e["type"]] = (e["severity"], e.get("subtype", ""))
+    return {t: s for t, (_, s) in out.items()}
+
+
+def _nearest(options: Sequence[Option], value_of, target: float) -> str | None:
+    best, dist = None, float("inf")
+    for o in options:
+        v = value_of(o)
+        if v is None:
+            continue
+        if abs(v - target) < dist:
+            best, dist = o.letter, abs(v - target)
+    return best
+
+
+def _score_note(data: dict[str, Any], etype: str | None) -> str:
+    score = data.get("signal_score") if data else None
+    if etype and isinstance(score, int | float):
+        return (f" (its signal score is {score:.2f}, where 1 is as strong as a reportable event; "
+                "events are reported from severity 0.2)")
+    return ""
+
+
+def _timeline_text(evs: Sequence[dict[str, Any]]) -> str:
+    if not evs:
+        return "No quality events were detected."
+    return f"{len(evs)} quality event(s), in order: " + "; ".join(_ev_line(e) for e in evs[:8]) \
+        + ("." if len(evs) <= 8 else f"; and {len(evs) - 8} more.")
+
+
+def _relations(evs: Sequence[dict[str, Any]], duration: float) -> dict[str, Any]:
+    starts = [e["start_s"] for e in evs]
+    spread = (max(e["end_s"] for e in evs) - min(starts)) / duration if evs and duration else 0
+    gaps = [b["start_s"] - a["end_s"] for a, b in zip(evs[:-1], evs[1:], strict=True)]
+    return {"spread": spread, "gaps": gaps, "n": len(evs)}
+
+
+def _first(evs: Sequence[dict[str, Any]], etype: str) -> float | None:
+    ts = [e["start_s"] for e in evs if e["type"] == etype]
+    return min(ts) if ts else None
+
+
+def _overlap(evs: Sequence[dict[str, Any]], a: str, b: str) -> bool:
+    xs = [e for e in evs if e["type"] == a]
+    ys = [e for e in evs if e["type"] == b]
+    return any(x["start_s"] < y["end_s"] and y["start_s"] < x["end_s"] for x in xs for y in ys)
+
+
+def _claim_truth(text: str, types: Sequence[Any], evs: Sequence[dict[str, Any]],
+                 facts: dict[str, Any]) -> bool | None:
+    """Whether a relation claimed in `text` holds for the events (None: no claim found)."""
+    low = text.lower()
+    ts = [m.type for m in types]
+    if len(ts) >= 2 and ts[0] != ts[1]:
+        a, b = ts[0], ts[1]
+        fa, fb = _first(evs, a), _first(evs, b)
+        if re.search(r"\b(simultaneous\w*|same time|overlap\w*|together|co-?occur\w*|"
+                     r"concurrent\w*)\b", low) and not re.search(r"\b(not|never|no)\b", low):
+            return _overlap(evs, a, b)
+        if fa is None or fb is None:
+            return False
+        if re.search(r"\b(before|precede\w*|earlier|first)\b", low):
+            return fa < fb
+        if re.search(r"\b(after|follow\w*|later)\b", low):
+            return fa > fb
+        if re.search(r"\b(separate\w*|independent\w*|not overlap|do not overlap|never overlap|"
+                     r"apart|isolated)\b", low):
+            return not _overlap(evs, a, b)
+    if re.search(r"\b(cluster\w*|close together|concentrated|grouped|bunched|burst)\b", low):
+        return facts["n"] >= 2 and facts["spread"] < 0.3
+    if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
+                 r"independent\w*)\b", low):
+        return facts["n"] >= 2 and facts["spread"] >= 0.5
+    if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
+        g = facts["gaps"]
+        if len(g) < 2:
+            return False
+        mean = sum(g) / len(g)
+        return mean > 0 and (max(g) - min(g)) < 0.3 * mean
+    if re.search(r"\b(single|only one|one event|isolated)\b", low):
+        return facts["n"] == 1
+    if re.search(r"\b(no (?:distortion|event|artifact)s?|none)\b", low):
+        return facts["n"] == 0
+    return None
+
+
+def _trend_of(cmp: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    wins = cmp.get("windows") or []
+    tr = cmp.get("quality_trend") or {"change": 0.0, "corr": 0.0, "std": 0.0}
+    qs = [w["quality"] for w in wins]
+    text = "segment qualities " + ", ".join(f"{q:.0f}" for q in qs) if qs else "no segments"
+    first_half = sum(qs[: len(qs) // 2]) / max(1, len(qs) // 2) if qs else 100.0
+    second_half = sum(qs[len(qs) // 2:]) / max(1, len(qs) - len(qs) // 2) if qs else 100.0
+    diff = second_half - first_half
+    if abs(tr["change"]) >= 8 and abs(tr["corr"]) >= 0.6 or abs(diff) >= 10 and abs(
+            tr["corr"]) >= 0.45:
+        measured = "degrading" if tr["change"] < 0 else "improving"
+    elif tr["std"] >= 8:
+        measured = "fluctuating"
+    else:
+        measured = "stable"
+    return measured, {"std": tr["std"], "text": f"{text} (0-100, in order; change "
+                                                f"{tr['change']:+.1f})"}
+
+
+def _claimed_trend(text: str) -> str | None:
+    low = text.lower()
+    if re.search(r"\b(worse|degrad\w*|deteriorat\w*|declin\w*|decreas\w* in quality)\b", low):
+        return "degrading"
+    if re.search(r"\b(better|improv\w*)\b", low):
+        return "improving"
+    if re.search(r"\b(stable|constant|consistent|same|steady)\b", low):
+        return "stable"
+    if re.search(r"\b(fluctuat\w*|vary|varies)\b", low):
+        return "fluctuating"
+    return None
+
+
+def _instability(cmp: dict[str, Any], evs: Sequence[dict[str, Any]],
+                 duration: float) -> tuple[float, str]:
+    """0 stable .. 3 highly unstable, from event rate, severity and segment spread."""
+    tr = cmp.get("quality_trend") or {}
+    std = float(tr.get("std", 0.0))
+    per_min = len(evs) / max(duration / 60.0, 1e-6)
+    worst = max((e["severity"] for e in evs), default=0.0)
+    if not evs:
+        level = 0.0
+    else:
+        level = 0.5 + min(1.5, per_min) + min(1.0, std / 15.0) * worst
+    detail = (f"{len(evs)} event(s) ({per_min:.2f} per minute), worst severity {worst:.2f}, "
+              f"segment quality spread {std:.1f}")
+    return min(level, 3.0), detail
+
+
+def _option_instability(o: Option) -> float | None:
+    low = o.text.lower()
+    if re.search(r"\b(highly|very|extremely|severely) (unstable|inconsistent|fluctuat\w*)|"
+                 r"constantly|frequent\w*|unwatchable\b", low):
+        return 3.0
+    if re.search(r"\b(occasional\w*|mostly stable|minor|slight\w*|sometimes|brief|few|rare\w*)",
+                 low):
+        return 1.0
+    if o.trend == "stable":
+        return 0.0
+    if o.trend in ("fluctuating", "degrading", "improving"):
+        return 2.0
+    if o.level is not None:
+        return min(3.0, o.level)
+    return None
+
+
+def _grade(ev: Evidence, evs: Sequence[dict[str, Any]], duration: float) -> tuple[float, str]:
+    """1 (bad) .. 5 (excellent) from how much of the video is spoiled and how badly."""
+    cmp = ev.get("compare_windows") or {}
+    qs = [w["quality"] for w in cmp.get("windows", [])]
+    if qs:
+        impairment = 1.0 - sum(qs) / len(qs) / 100.0
+    else:
+        impairment = min(1.0, sum(e["severity"] * (e["end_s"] - e["start_s"]) for e in evs)
+                         / max(duration, 1e-6))
+    worst = max((e["severity"] for e in evs), default=0.0)
+    grade = 5.0 - 4.0 * min(1.0, 2.0 * impairment) - worst
+    detail = (f"{len(evs)} event(s), worst severity {worst:.2f}, about "
+              f"{100 * impairment:.0f}% of the viewing impaired")
+    return max(1.0, grade), detail

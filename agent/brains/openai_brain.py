@@ -1,0 +1,649 @@
+"""The `openai` brain: any OpenAI-compatible chat endpoint with tool calling.
+
+Works with OpenAI, vLLM, Ollama and llama.cpp servers. Base URL and model come from flags or
+the environment, the API key from the environment only; it lives inside the HTTP client and
+never appears in a repr, an error message, a log line or a returned message. Requests are
+retried with exponential backoff and jitter on 429/5xx, timeouts and dropped connections;
+endpoint failures become one-line `LvqError`s. Frames returned by `zoom_in` are sent as image
+inputs (in a user message after the tool results) when the model accepts images.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import re
+import socket
+import time
+import uuid
+from collections.abc import Sequence
+from fnmatch import fnmatch
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+
+from agent.brains.base import ERROR_KEY
+from tools.errors import LvqError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+VISION_MODES = ("auto", "on", "off")
+VISION_MODEL_PATTERNS = (
+    "gpt-4o*",
+    "gpt-4.1*",
+    "gpt-4-turbo*",
+    "gpt-5*",
+    "o3*",
+    "o4*",
+    "*vision*",
+    "*vl*",
+    "llava*",
+    "qwen*-vl*",
+    "*pixtral*",
+    "*minicpm-v*",
+)
+RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
+CONNECT_RETRIES = 1  # a refused connection or unknown host rarely heals: fail fast
+MAX_RETRY_AFTER_S = 60.0
+MESSAGE_LIMIT = 240
+_TOOLS_UNSUPPORTED = re.compile(
+    r"(does not|doesn't|not|no|cannot|can't|unable to) (support|call)\w* (tools|tool|function)"
+    r"|(tools?|function calling|tool calling|tool_choice)\W+(is |are )?(not |un)supported"
+    r"|enable-auto-tool-choice|tools param requires --jinja|tool.?call.?parser",
+    re.IGNORECASE,
+)
+_VISION_UNSUPPORTED = re.compile(
+    r"(image|vision|multimodal|multi-modal|image_url)\b.*\b(not|un)\s*(supported|support|allowed)"
+    r"|(does not|doesn't|not|cannot) (support|accept|handle)\w* (image|vision|multimodal)"
+    r"|image input|mmproj|not a multimodal",
+    re.IGNORECASE,
+)
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+class OpenAIBrainError(LvqError):
+    """The chat endpoint could not be used; the message is one line and never holds the key."""
+
+
+class BrainConfigError(OpenAIBrainError):
+    """Missing or invalid brain settings (model, vision mode)."""
+
+
+class EndpointUnreachable(OpenAIBrainError):
+    """No HTTP answer: connection refused, name not resolved, or timed out on every attempt."""
+
+
+class EndpointAuthError(OpenAIBrainError):
+    """The endpoint rejected the API key (401) or refused access (403)."""
+
+
+class ModelNotFound(OpenAIBrainError):
+    """The endpoint does not serve the requested model (or the base URL is wrong)."""
+
+
+class ToolsUnsupported(OpenAIBrainError):
+    """The model or server cannot do tool calling."""
+
+
+class VisionUnsupported(OpenAIBrainError):
+    """The model rejected image inputs."""
+
+
+class InvalidResponse(OpenAIBrainError):
+    """The endpoint answered with something that is not a chat completion."""
+
+
+class EndpointFailed(OpenAIBrainError):
+    """The endpoint kept failing (429/5xx after all retries) or refused the request."""
+
+
+# ----------------------------------------------------------------------------- small helpers
+
+
+def display_url(url: str) -> str:
+    """The URL without user info or query string (either may carry a credential)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+def resolve_vision(mode: str, model: str) -> bool:
+    """Whether to send images: ``on``/``off``, or ``auto`` by known vision model names."""
+    mode = (mode or "auto").strip().lower()
+    if mode not in VISION_MODES:
+        valid = ", ".join(VISION_MODES)
+        raise BrainConfigError(f"vision mode {mode!r} invalid; choose one of {valid}")
+    if mode != "auto":
+        return mode == "on"
+    name = model.strip().lower()
+    names = {name, name.rsplit("/", 1)[-1], name.split(":", 1)[0]}
+    return any(fnmatch(n, pat) for n in names for pat in VISION_MODEL_PATTERNS)
+
+
+def one_line(text: str, secret: str | None = None, limit: int = MESSAGE_LIMIT) -> str:
+    """Collapse whitespace, drop ``secret`` and truncate, for error messages and logs."""
+    text = " ".join(str(text).split())
+    if secret and secret != "none":
+        text = text.replace(secret, "***")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _text_of(content: Any) -> str:
+    """The text of a message content (a string or a list of content parts)."""
+    if isinstance(content, str):
+        return content
+    texts = []
+    for part in content or []:
+        if isinstance(part, str):
+            texts.append(part)
+        elif isinstance(part, dict) and part.get("type") == "text":
+            texts.append(str(part.get("text", "")))
+    return "\n".join(t for t in texts if t)
+
+
+def _image_url(part: Any) -> str | None:
+    """The URL (often a data: URL) of an image content part, in OpenAI or LangChain form."""
+    if not isinstance(part, dict):
+        return None
+    if part.get("type") == "image_url":
+        ref = part.get("image_url")
+        return ref.get("url") if isinstance(ref, dict) else ref
+    if part.get("type") == "image":
+        if part.get("url"):
+            return part["url"]
+        data = part.get("base64") or part.get("data")
+        if data:
+            return f"data:{part.get('mime_type') or 'image/jpeg'};base64,{data}"
+    return None
+
+
+def _images_of(content: Any) -> list[str]:
+    """Image URLs in a message content."""
+    if isinstance(content, str):
+        return []
+    return [url for url in map(_image_url, content or []) if url]
+
+
+def _image_parts(urls: Sequence[str]) -> list[dict]:
+    """OpenAI ``image_url`` content parts."""
+    return [{"type": "image_url", "image_url": {"url": url}} for url in urls]
+
+
+# ----------------------------------------------------------------------------- messages out
+
+
+def _user_message(msg: HumanMessage, vision: bool) -> dict:
+    """A user message; images kept only with vision."""
+    if isinstance(msg.content, str):
+        return {"role": "user", "content": msg.content}
+    text, images = _text_of(msg.content), _images_of(msg.content)
+    if not (vision and images):
+        return {"role": "user", "content": text}
+    return {"role": "user", "content": [{"type": "text", "text": text}, *_image_parts(images)]}
+
+
+def _assistant_message(msg: AIMessage) -> dict:
+    """An assistant message; tool-call arguments as JSON strings."""
+    text = _text_of(msg.content)
+    out: dict[str, Any] = {"role": "assistant", "content": text or (None if msg.tool_calls else "")}
+    if msg.tool_calls:
+        out["tool_calls"] = [
+            {
+                "id": call["id"],
+                "type": "function",
+                "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
+            }
+            for call in msg.tool_calls
+        ]
+    return out
+
+
+def _tool_message(msg: ToolMessage, vision: bool) -> tuple[dict, list[str]]:
+    """A tool result (text only) and the images to send after it in a user message."""
+    text, images = _text_of(msg.content), _images_of(msg.content)
+    if images and not vision:
+        text += f"\n({len(images)} frame image(s) omitted: this model receives measurements only)"
+    out = {"role": "tool", "tool_call_id": msg.tool_call_id, "content": text or "{}"}
+    return out, images if vision else []
+
+
+def _frames_message(batches: list[tuple[str, list[str]]]) -> dict:
+    """The user message carrying tool images, after the run of tool results it belongs to."""
+    parts: list[dict] = []
+    for label, urls in batches:
+        parts.append({"type": "text", "text": f"Frames from {label} (times in its result above):"})
+        parts.extend(_image_parts(urls))
+    return {"role": "user", "content": parts}
+
+
+def _fill_missing_results(out: list[dict], pending: list[str]) -> None:
+    """Answer tool calls left without a result, so the endpoint accepts the history."""
+    for call_id in pending:
+        note = {"error": "tool call not executed"}
+        out.append({"role": "tool", "tool_call_id": call_id, "content": json.dumps(note)})
+    pending.clear()
+
+
+def to_openai_messages(messages: Sequence[BaseMessage], vision: bool) -> list[dict]:
+    """Convert LangChain messages to OpenAI chat messages (tool images in a user message)."""
+    out: list[dict] = []
+    pending: list[str] = []  # tool call ids still waiting for a result
+    frames: list[tuple[str, list[str]]] = []
+    for msg in messages:
+        if not isinstance(msg, ToolMessage):
+            _fill_missing_results(out, pending)
+            if frames:
+                out.append(_frames_message(frames))
+                frames = []
+        if isinstance(msg, ToolMessage):
+            converted, images = _tool_message(msg, vision)
+            out.append(converted)
+            pending = [i for i in pending if i != msg.tool_call_id]
+            if images:
+                frames.append((msg.name or "the tool", images))
+        elif isinstance(msg, AIMessage):
+            out.append(_assistant_message(msg))
+            pending = [call["id"] for call in msg.tool_calls]
+        elif isinstance(msg, SystemMessage):
+            out.append({"role": "system", "content": _text_of(msg.content)})
+        elif isinstance(msg, HumanMessage):
+            out.append(_user_message(msg, vision))
+        else:
+            out.append({"role": "user", "content": _text_of(msg.content)})
+    _fill_missing_results(out, pending)
+    if frames:
+        out.append(_frames_message(frames))
+    return out
+
+
+def has_images(messages: Sequence[dict]) -> bool:
+    """Whether any converted message carries an image part."""
+    return any(
+        isinstance(m.get("content"), list)
+        and any(p.get("type") == "image_url" for p in m["content"])
+        for m in messages
+    )
+
+
+# ----------------------------------------------------------------------------- responses in
+
+
+def parse_arguments(raw: Any) -> dict:
+    """Tool-call arguments as a dict; malformed input becomes ``{"__error__": ...}``."""
+    if isinstance(raw, dict):
+        return raw
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return {}
+    try:
+        value = json.loads(raw)
+        if isinstance(value, str):  # double-encoded by some servers
+            value = json.loads(value)
+    except (TypeError, ValueError) as exc:
+        reason = getattr(exc, "msg", None) or type(exc).__name__
+        return {ERROR_KEY: f"malformed arguments: {reason}; got {one_line(str(raw), limit=200)}"}
+    if not isinstance(value, dict):
+        return {ERROR_KEY: f"malformed arguments: expected a JSON object, got {one_line(raw)}"}
+    return value
+
+
+def _new_id() -> str:
+    """A tool-call id for calls the server did not label."""
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
+def _call_from_json(obj: Any, tool_names: set[str]) -> dict | None:
+    """A tool call from a JSON object like {"name", "arguments"|"parameters"} naming a tool."""
+    if not isinstance(obj, dict):
+        return None
+    if isinstance(obj.get("function"), dict):
+        obj = {**obj["function"], "id": obj.get("id")}
+    name = obj.get("name")
+    if not isinstance(name, str) or name not in tool_names:
+        return None
+    raw = next((obj[k] for k in ("arguments", "parameters", "args") if k in obj), {})
+    return {"name": name, "args": parse_arguments(raw), "id": obj.get("id") or _new_id()}
+
+
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+_TAGGED = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
+_FENCED = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+
+
+def _json_candidates(text: str) -> list[Any]:
+    """JSON values in text: whole, in <tool_call> tags, in code fences, or from the first {."""
+    chunks = [text.strip(), *_TAGGED.findall(text), *_FENCED.findall(text)]
+    if "{" in text:
+        chunks.append(text[text.index("{") :])
+    found = []
+    decoder = json.JSONDecoder()
+    for chunk in chunks:
+        chunk = chunk.strip()
+        try:
+            found.append(decoder.raw_decode(chunk)[0])
+        except ValueError:
+            continue
+    return found
+
+
+def tool_calls_from_text(text: str, tool_names: set[str]) -> list[dict]:
+    """Tool calls a model wrote as JSON text, not as structured tool_calls (llama.cpp, Ollama)."""
+    if not text or "{" not in text or not tool_names:
+        return []
+    for value in _json_candidates(text):
+        items = value if isinstance(value, list) else [value]
+        calls = [c for c in (_call_from_json(item, tool_names) for item in items) if c]
+        if calls:
+            return calls
+    return []
+
+
+def _structured_calls(message: Any) -> list[dict]:
+    """Tool calls from the completion message (including the legacy function_call)."""
+    calls = []
+    for call in getattr(message, "tool_calls", None) or []:
+        fn = getattr(call, "function", None)
+        if fn is None or not getattr(fn, "name", None):
+            continue
+        calls.append(
+            {
+                "name": fn.name,
+                "args": parse_arguments(fn.arguments),
+                "id": getattr(call, "id", None) or _new_id(),
+            }
+        )
+    legacy = getattr(message, "function_call", None)
+    if not calls and legacy is not None and getattr(legacy, "name", None):
+        args = parse_arguments(legacy.arguments)
+        calls.append({"name": legacy.name, "args": args, "id": _new_id()})
+    return calls
+
+
+def usage_of(completion: Any) -> dict | None:
+    """LangChain usage metadata from the completion's usage, if reported."""
+    usage = getattr(completion, "usage", None)
+    if usage is None:
+        return None
+    inp = int(getattr(usage, "prompt_tokens", 0) or 0)
+    outp = int(getattr(usage, "completion_tokens", 0) or 0)
+    total = int(getattr(usage, "total_tokens", 0) or 0) or inp + outp
+    return {"input_tokens": inp, "output_tokens": outp, "total_tokens": total}
+
+
+def parse_completion(completion: Any, tool_names: set[str]) -> AIMessage:
+    """The AIMessage for a chat completion: tool calls (structured or in text) or plain text."""
+    choices = getattr(completion, "choices", None)
+    message = getattr(choices[0], "message", None) if choices else None
+    if message is None:
+        raise InvalidResponse("endpoint returned an invalid response (no choices)")
+    content = message.content if isinstance(message.content, str) else ""
+    content = _THINK.sub("", content).strip()
+    calls = _structured_calls(message)
+    if not calls:
+        calls = tool_calls_from_text(content, tool_names)
+        if calls and content.strip().startswith(("{", "[", "<tool_call>", "```")):
+            content = ""
+    meta = {
+        "model_name": getattr(completion, "model", None),
+        "finish_reason": getattr(choices[0], "finish_reason", None),
+    }
+    return AIMessage(
+        content=content or "",
+        tool_calls=calls,
+        usage_metadata=usage_of(completion),
+        response_metadata={k: v for k, v in meta.items() if v is not None},
+    )
+
+
+# ----------------------------------------------------------------------------- the brain
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    """The innermost chained exception."""
+    seen = set()
+    while (nxt := exc.__cause__ or exc.__context__) is not None and id(nxt) not in seen:
+        seen.add(id(exc))
+        exc = nxt
+    return exc
+
+
+def _is_refusal(exc: BaseException) -> bool:
+    """Whether the connection was refused or the host unknown (retrying rarely helps)."""
+    root = _root_cause(exc)
+    return isinstance(root, ConnectionRefusedError) or isinstance(root, socket.gaierror)
+
+
+def _connection_reason(exc: BaseException) -> str:
+    """A short human reason for a connection failure."""
+    root = _root_cause(exc)
+    if isinstance(root, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(root, socket.gaierror):
+        return "host name not resolved"
+    text = str(root) or type(root).__name__
+    return re.sub(r"^\[Errno -?\d+\]\s*", "", text).lower()
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    """Seconds the server asked us to wait (Retry-After / retry-after-ms), if given."""
+    headers = getattr(exc.response, "headers", None) or {}
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, min(float(value) / scale, MAX_RETRY_AFTER_S))
+        except ValueError:
+            continue
+    return None
+
+
+def _server_message(exc: openai.APIStatusError) -> str:
+    """The error message the server sent."""
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            return str(inner.get("message") or inner.get("detail") or inner)
+        return str(inner)
+    if isinstance(body, str) and body.strip():
+        return body
+    return exc.message
+
+
+class OpenAIBrain:
+    """A brain that asks an OpenAI-compatible chat endpoint for the next tool call."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str = DEFAULT_BASE_URL,
+        api_key: str | None = None,
+        *,
+        vision: str = "auto",
+        timeout: float = 60.0,
+        max_retries: int = 4,
+        backoff_s: float = 1.0,
+        max_backoff_s: float = 30.0,
+        temperature: float | None = None,
+    ) -> None:
+        if not model:
+            raise BrainConfigError("no model: set --model or LVQ_OPENAI_MODEL")
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.vision_mode = (vision or "auto").strip().lower()
+        self.vision = resolve_vision(self.vision_mode, model)
+        self.timeout = float(timeout)
+        self.max_retries = max(0, int(max_retries))
+        self.backoff_s = float(backoff_s)
+        self.max_backoff_s = float(max_backoff_s)
+        self.temperature = temperature
+        self._keyless = not api_key
+        self._client = openai.OpenAI(
+            base_url=self.base_url, api_key=api_key or "none", timeout=self.timeout, max_retries=0
+        )
+
+    @classmethod
+    def from_env(
+        cls,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        timeout: float = 60.0,
+        max_retries: int = 4,
+        vision: str | None = None,
+        **kwargs: Any,
+    ) -> OpenAIBrain:
+        """Settings from flags, else LVQ_OPENAI_* / OPENAI_* variables; the key from env only."""
+        env = os.environ
+        url = base_url or env.get("LVQ_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL")
+        name = model or env.get("LVQ_OPENAI_MODEL")
+        if not name:
+            raise BrainConfigError("no model for the openai brain: set --model or LVQ_OPENAI_MODEL")
+        key = env.get("LVQ_OPENAI_API_KEY") or env.get(api_key_env)
+        mode = vision or env.get("LVQ_OPENAI_VISION") or "auto"
+        return cls(
+            name,
+            url or DEFAULT_BASE_URL,
+            key,
+            vision=mode,
+            timeout=timeout,
+            max_retries=max_retries,
+            **kwargs,
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIBrain(base_url={display_url(self.base_url)!r}, model={self.model!r})"
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL safe to show (no credentials)."""
+        return display_url(self.base_url)
+
+    # -- the Brain protocol
+
+    def step(self, messages: list[BaseMessage], tools: list[dict], ctx: Any = None) -> AIMessage:
+        """Send the conversation and tools; return the model's tool calls or text."""
+        vision = self.vision and getattr(ctx, "vision", True) is not False
+        try:
+            completion = self._complete(messages, tools, vision)
+        except VisionUnsupported:
+            if self.vision_mode != "auto":
+                raise
+            log.warning("%s rejected image inputs; continuing without images", self.model)
+            self.vision = False
+            completion = self._complete(messages, tools, False)
+        names = {t.get("function", {}).get("name") for t in tools or []} - {None}
+        return parse_completion(completion, names)
+
+    def list_models(self) -> list[str]:
+        """Model ids the endpoint serves (also a cheap reachability check)."""
+        page = self._with_retries(lambda: self._client.models.list(), images=False)
+        return [m.id for m in getattr(page, "data", None) or []]
+
+    # -- requests
+
+    def _complete(self, messages: list[BaseMessage], tools: list[dict], vision: bool) -> Any:
+        """One chat completion, retried; raises OpenAIBrainError subclasses."""
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": to_openai_messages(messages, vision),
+        }
+        if tools:
+            payload["tools"] = list(tools)
+        if self.temperature is not None:
+            payload["temperature"] = self.temperature
+        images = has_images(payload["messages"])
+        completion = self._with_retries(
+            lambda: self._client.chat.completions.create(**payload), images=images
+        )
+        if isinstance(completion, str) or not getattr(completion, "choices", None):
+            got = completion if isinstance(completion, str) else "no choices"
+            snippet = one_line(got, self._client.api_key, limit=80)
+            raise InvalidResponse(f"endpoint returned an invalid response ({snippet})")
+        return completion
+
+    def _with_retries(self, call: Any, images: bool) -> Any:
+        """Run ``call`` with backoff on 429/5xx, timeouts and connection errors."""
+        attempt = 0
+        while True:
+            try:
+                return call()
+            except openai.APITimeoutError as exc:
+                if attempt >= self.max_retries:
+                    raise self._unreachable(f"timed out after {self.timeout:g} s", attempt) from exc
+                delay = self._backoff(attempt)
+            except openai.APIConnectionError as exc:
+                limit = min(self.max_retries, CONNECT_RETRIES) if _is_refusal(exc) else None
+                if attempt >= (self.max_retries if limit is None else limit):
+                    raise self._unreachable(_connection_reason(exc), attempt) from exc
+                delay = self._backoff(attempt)
+            except openai.APIStatusError as exc:
+                if exc.status_code not in RETRY_STATUSES or attempt >= self.max_retries:
+                    raise self._status_error(exc, attempt, images) from exc
+                wait = _retry_after(exc)
+                delay = self._backoff(attempt) if wait is None else wait
+            except openai.APIResponseValidationError as exc:
+                raise InvalidResponse("endpoint returned an invalid response") from exc
+            except ValueError as exc:  # a JSON content type with a body that is not JSON
+                raise InvalidResponse("endpoint returned an invalid response (not JSON)") from exc
+            attempt += 1
+            log.info("%s: retry %d/%d in %.2f s", self.endpoint, attempt, self.max_retries, delay)
+            time.sleep(delay)
+
+    def _backoff(self, attempt: int) -> float:
+        """Exponential backoff with jitter: base * 2**attempt, scaled by 0.5-1.0, capped."""
+        return min(self.max_backoff_s, self.backoff_s * 2**attempt) * (0.5 + random.random() / 2)
+
+    def _unreachable(self, reason: str, attempt: int) -> EndpointUnreachable:
+        """The unreachable-endpoint error."""
+        tries = f" ({attempt + 1} attempts)" if attempt else ""
+        return EndpointUnreachable(f"endpoint {self.endpoint} unreachable: {reason}{tries}")
+
+    def _status_error(self, exc: openai.APIStatusError, attempt: int, images: bool) -> Exception:
+        """Map an HTTP error status to a one-line brain error."""
+        status = exc.status_code
+        said = one_line(_server_message(exc), self._client.api_key, limit=160)
+        if status == 401:
+            hint = ": set LVQ_OPENAI_API_KEY or OPENAI_API_KEY" if self._keyless else ""
+            return EndpointAuthError(f"endpoint rejected the API key (401){hint}")
+        if status == 403:
+            return EndpointAuthError(f"endpoint refused access (403): {said}")
+        if status == 404:
+            return ModelNotFound(
+                f"model {self.model!r} not found at {self.endpoint} (404: {said}); "
+                "check --model and that the base URL ends in /v1"
+            )
+        if status in (400, 422) and _TOOLS_UNSUPPORTED.search(said):
+            return ToolsUnsupported(f"model {self.model!r} cannot call tools (server said: {said})")
+        if status in (400, 422) and images and _VISION_UNSUPPORTED.search(said):
+            return VisionUnsupported(
+                f"model {self.model!r} does not accept image inputs (server said: {said}); "
+                "set LVQ_OPENAI_VISION=off"
+            )
+        if status in RETRY_STATUSES:
+            return EndpointFailed(
+                f"endpoint {self.endpoint} kept failing (HTTP {status}) after "
+                f"{attempt + 1} attempts: {said}"
+            )
+        return EndpointFailed(
+            f"endpoint {self.endpoint} refused the request (HTTP {status}): {said}"
+        )

@@ -1,0 +1,106 @@
+"""Answer one question about one video: index, toolbox, brain, graph, answer, trace.
+
+`answer_question` is what the CLI and the benchmark call.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from agent import prompts
+from agent.answer import Answer, Segment, clamp_segments
+from agent.brains import get_brain
+from agent.brains.base import Brain
+from agent.context import RunContext
+from agent.graph import build_graph, collect_evidence, recursion_limit
+from agent.timefmt import hms
+from agent.toolbox import Toolbox
+from agent.trace import TraceRecorder
+
+DEFAULT_MAX_STEPS = 12
+
+
+def question_message(question: str, options: Sequence[str], duration_s: float) -> str:
+    """The user turn: duration, question, and the options labelled A., B., ..."""
+    letters = [chr(ord("A") + i) for i in range(len(options))]
+    if options:
+        block = prompts.part("tool_guidance.md", "options").format(
+            options="\n".join(f"{k}. {o}" for k, o in zip(letters, options, strict=True)),
+            letters=", ".join(letters),
+        )
+    else:
+        block = prompts.part("tool_guidance.md", "open")
+    return prompts.part("tool_guidance.md", "question").format(
+        duration_s=f"{duration_s:.1f}", duration_hms=hms(duration_s), question=question.strip(),
+        options_block=block,
+    )
+
+
+def answer_question(
+    video: str | os.PathLike[str],
+    question: str,
+    options: Sequence[str] = (),
+    brain: str | Brain = "local",
+    max_steps: int = DEFAULT_MAX_STEPS,
+    cache_dir: Path | None = None,
+    progress: bool = True,
+    index: Any = None,
+    brain_options: dict[str, Any] | None = None,
+) -> Answer:
+    """Answer `question` about `video` (options lettered A, B, ... in order); trace saved.
+
+    The index is built on first use (progress bar on stderr when `progress`) and reused.
+    Brain errors propagate (LvqError subclasses print as one line in the CLI) after the
+    trace of the run so far is saved.
+    """
+    t0 = time.perf_counter()
+    b = get_brain(brain, **(brain_options or {})) if isinstance(brain, str) else brain
+    if index is None:
+        from tools.index import get_index
+
+        index = get_index(video, cache_dir=cache_dir, progress=progress)
+    opts = [str(o) for o in options]
+    duration = float(index.info.duration_s)
+    rec = TraceRecorder(
+        video=index.info.path, question=question, options=opts, brain=b.name,
+        max_steps=max_steps, duration_s=duration,
+        index_dir=str(index.directory) if index.directory else None,
+        fingerprint=index.meta.get("fingerprint"),
+    )
+    ctx = RunContext(
+        video=index.info.path, duration_s=duration, question=question, options=opts,
+        max_steps=max_steps, vision=bool(getattr(b, "vision", False)), trace=rec,
+    )
+    graph = build_graph(b, Toolbox(index, ctx), max_steps)
+    messages = [SystemMessage(prompts.system_prompt()),
+                HumanMessage(question_message(question, opts, duration))]
+    try:
+        out = graph.invoke({"messages": messages, "steps": 0, "nudged": False, "answer": None},
+                           context=ctx, config={"recursion_limit": recursion_limit(max_steps)})
+    except BaseException as exc:
+        rec.note(f"run failed: {type(exc).__name__}: {exc}")
+        rec.finish({"error": f"{type(exc).__name__}: {exc}"})
+        rec.save(cache_dir)
+        raise
+    raw = dict(out.get("answer") or {})
+    segs = [Segment.model_validate(s) for s in raw.get("segments") or []]
+    ans = Answer(
+        answer=str(raw.get("answer") or "No answer."),
+        choice=raw.get("choice"),
+        segments=clamp_segments(segs, duration),
+        confidence=float(raw.get("confidence", 0.5)),
+        evidence=collect_evidence(out["messages"]),
+        trace_id=rec.trace_id,
+        brain=b.name,
+        steps=int(out.get("steps", 0)),
+        elapsed_s=round(time.perf_counter() - t0, 3),
+    )
+    rec.finish({**ans.model_dump(), "forced": bool(raw.get("forced"))})
+    rec.save(cache_dir)
+    return ans

@@ -1,0 +1,78 @@
+"""Where indexes live, how a video is recognised (content fingerprint), atomic directory writes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+_BLOCK = 1 << 20
+
+
+def default_cache_dir() -> Path:
+    """$LVQ_CACHE_DIR, else $XDG_CACHE_HOME/lvq-agent, else ~/.cache/lvq-agent."""
+    env = os.environ.get("LVQ_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "lvq-agent"
+
+
+def fingerprint(path: str | os.PathLike[str]) -> str:
+    """Content fingerprint: size plus the first, last and 16 evenly spread 1 MiB blocks.
+
+    Reads at most ~18 MiB whatever the file size, so a 2-hour file is recognised in
+    milliseconds; renaming or moving a file keeps its index, editing it does not.
+    """
+    p = Path(path)
+    size = p.stat().st_size
+    h = hashlib.blake2b(digest_size=16)
+    h.update(str(size).encode())
+    with open(p, "rb") as fh:
+        offsets = {0, max(0, size - _BLOCK)}
+        offsets.update(int(size * k / 17) for k in range(1, 17))
+        for off in sorted(offsets):
+            fh.seek(off)
+            h.update(fh.read(_BLOCK))
+    return h.hexdigest()
+
+
+@contextmanager
+def atomic_dir(final: Path) -> Iterator[Path]:
+    """Yield a scratch directory beside `final`; on success it replaces `final` in one rename.
+
+    An interrupted build leaves only a `.tmp-*` directory, which no reader trusts and the next
+    build removes.
+    """
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = final.parent / f".tmp-{final.name}-{uuid.uuid4().hex[:8]}"
+    tmp.mkdir()
+    try:
+        yield tmp
+        if final.exists():
+            trash = final.parent / f".old-{final.name}-{uuid.uuid4().hex[:8]}"
+            os.replace(final, trash)
+            os.replace(tmp, final)
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            os.replace(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def sweep_stale(root: Path, older_than_s: float = 6 * 3600) -> None:
+    """Remove scratch directories that interrupted builds left (old enough not to be running)."""
+    if not root.is_dir():
+        return
+    now = time.time()
+    for child in root.iterdir():
+        if child.name.startswith((".tmp-", ".old-")) and child.is_dir():
+            if now - child.stat().st_mtime > older_than_s:
+                shutil.rmtree(child, ignore_errors=True)

@@ -1,0 +1,461 @@
+"""Quality events: anomalies on the timeline, judged against each scene's own baseline.
+
+Spatial detectors work on the per-sample series (a few per second): within each scene, the
+reference is the scene's better-quality level, so a degradation that starts or ends inside a
+scene stands out as a step; a scene that is degraded throughout joins an adjacent event when
+its level matches it. Temporal detectors work on every frame: repeated frames (drops,
+stutter), fast brightness oscillation that is not a cut (flicker), and jerky global motion
+(jitter).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tools.model import Event, Scene
+
+# An event is reported when its severity reaches this (0..1); weaker ones are dropped.
+REPORT_SEVERITY = 0.2
+
+
+@dataclass(frozen=True)
+class SpatialSpec:
+    """How one spatial signal reveals one kind of degradation."""
+
+    type: str
+    subtype: str
+    signal: str
+    direction: int  # +1: worse when higher, -1: worse when lower, 0: either way
+    min_delta: float  # smallest deviation (in transformed units) worth reporting
+    full_delta: float  # deviation that counts as severity 1
+    log: bool = True
+    offset: float = 0.0
+
+
+SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain later ones away
+    SpatialSpec("exposure", "too bright", "black", +1, 18.0, 120.0, log=False),
+    SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.3), np.log(4.0)),
+    SpatialSpec("noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3),
+    SpatialSpec("noise", "impulse", "impulse", +1, 0.0015, 0.05, log=False),
+    SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35), np.log(3.0)),
+    SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0)),
+    SpatialSpec("colour", "saturation", "saturation", 0, np.log(1.3), np.log(3.0), offset=20.0),
+    SpatialSpec("colour", "hue shift", "hue", 0, 20.0, 90.0, log=False),
+    SpatialSpec("blur", "softness", "sharpness", -1, np.log(1.7), np.log(8.0), offset=1.0),
+    SpatialSpec("sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0),
+)
+
+
+# Degradations that, where present, explain away another detector's deviation.
+EXPLAINS: dict[str, tuple[str, ...]] = {
+    "noise": ("temporal",),
+    "exposure": ("temporal",),
+    "compression": ("temporal", "noise", "exposure"),
+    "colour": ("temporal", "exposure"),
+    "blur": ("temporal", "noise", "compression", "exposure"),
+    "sharpening": ("temporal", "noise", "compression"),
+}
+
+
+def _scene_ids(t: np.ndarray, scenes: list[Scene]) -> np.ndarray:
+    starts = np.array([s.start_s for s in scenes]) if scenes else np.zeros(1)
+    return np.clip(np.searchsorted(starts, t, side="right") - 1, 0, max(0, len(scenes) - 1))
+
+
+def _series(samples: dict[str, np.ndarray], spec: SpatialSpec) -> np.ndarray:
+    if spec.signal == "hue":
+        return np.degrees(np.arctan2(samples["hue_y"], samples["hue_x"])).astype(np.float64)
+    x = samples[spec.signal].astype(np.float64)
+    return np.log(np.maximum(x, 0) + spec.offset) if spec.log else x
+
+
+def _deviation(x: np.ndarray, ref: float, spec: SpatialSpec) -> np.ndarray:
+    if spec.signal == "hue":
+        return np.abs((x - ref + 180.0) % 360.0 - 180.0)
+    d = x - ref
+    return np.abs(d) if spec.direction == 0 else spec.direction * d
+
+
+def _signed(d: float, spec: SpatialSpec) -> float:
+    return (d + 180.0) % 360.0 - 180.0 if spec.signal == "hue" else d
+
+
+def _reference(x: np.ndarray, spec: SpatialSpec, typical: float) -> float:
+    """The scene's normal level: its better-quality quartile for one-sided signals; for
+    two-sided ones (saturation, hue) whichever of its low and high quintiles lies nearer the
+    video's typical level, so a shift covering most of a scene is not taken as its normal."""
+    x = x[np.isfinite(x)]
+    if len(x) == 0:
+        return float("nan")
+    if spec.direction < 0:
+        return float(np.percentile(x, 75))
+    if spec.direction > 0:
+        return float(np.percentile(x, 25))
+    if spec.signal == "hue":
+        rel = _signed_array(x - typical, spec)
+        lo, hi = np.percentile(rel, [20, 80])
+        best = lo if abs(lo) <= abs(hi) else hi
+        return float(_signed(typical + best, spec))
+    lo, hi = np.percentile(x, [20, 80])
+    return float(lo if abs(lo - typical) <= abs(hi - typical) else hi)
+
+
+def _signed_array(d: np.ndarray, spec: SpatialSpec) -> np.ndarray:
+    return (d + 180.0) % 360.0 - 180.0 if spec.signal == "hue" else d
+
+
+def _typical(x: np.ndarray, spec: SpatialSpec) -> float:
+    """Video-wide typical level (circular for hue)."""
+    x = x[np.isfinite(x)]
+    if len(x) == 0:
+        return float("nan")
+    if spec.signal == "hue":
+        ang = np.radians(x)
+        return float(np.degrees(np.arctan2(np.median(np.sin(ang)), np.median(np.cos(ang)))))
+    return float(np.median(x))
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) index pairs of consecutive True values."""
+    if not mask.any():
+        return []
+    edges = np.diff(np.concatenate([[0], mask.astype(np.int8), [0]]))
+    return list(zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1), strict=True))
+
+
+def _smooth_mask(mask: np.ndarray, width: int = 3) -> np.ndarray:
+    """Majority vote over `width` samples: drops isolated blips, fills single gaps."""
+    if len(mask) < width:
+        return mask
+    k = np.convolve(mask.astype(np.float64), np.ones(width), mode="same")
+    return k >= (width // 2 + 1)
+
+
+def _severity(dev: float, spec: SpatialSpec) -> float:
+    lo, hi = spec.min_delta, spec.full_delta
+    return float(np.clip(0.2 + 0.8 * (dev - lo) / max(hi - lo, 1e-9), 0.0, 1.0))
+
+
+def _spatial_events(
+    samples: dict[str, np.ndarray],
+    scenes: list[Scene],
+    spec: SpatialSpec,
+    explained: np.ndarray | None = None,
+) -> tuple[list[Event], np.ndarray]:
+    """Events of one spec, and the mask of samples they cover.
+
+    `explained` marks samples already attributed to another degradation (noise raises the
+    Laplacian, blocking adds edges, low contrast flattens it): they neither set this spec's
+    baseline nor raise its events.
+    """
+    t = samples["t"]
+    none = np.zeros(len(t), dtype=bool)
+    if len(t) < 3 or (spec.signal != "hue" and spec.signal not in samples):
+        return [], none
+    explained = none if explained is None else explained
+    x = _series(samples, spec)
+    if spec.signal == "hue":
+        weak = np.hypot(samples["hue_x"], samples["hue_y"]) < 0.08
+        x = np.where(weak, np.nan, x)
+    sid = _scene_ids(t, scenes)
+    dev = np.full(len(t), np.nan)
+    refs = np.full(len(scenes) or 1, np.nan)
+    typical = _typical(x[~explained], spec)
+    for s in np.unique(sid):
+        sel = sid == s
+        base = sel & ~explained
+        if base.sum() < 3:
+            continue
+        refs[s] = _reference(x[base], spec, typical)
+        dev[sel] = _deviation(x[sel], refs[s], spec)
+    # The series' own jitter (sample to sample, within scenes) sets a noise floor.
+    same = sid[1:] == sid[:-1]
+    steps = np.abs(np.diff(x))[same]
+    steps = steps[np.isfinite(steps)]
+    if spec.signal == "hue":
+        steps = np.minimum(steps, 360 - steps)
+    sigma = 1.4826 * float(np.median(steps)) if len(steps) else 0.0
+    thr = max(spec.min_delta, 3.0 * sigma)
+    flag = _smooth_mask((np.nan_to_num(dev, nan=0.0) > thr) & ~explained)
+    flag, dev = _bridge_scenes(flag, x, sid, refs, dev, spec, thr)
+    flag &= ~explained
+    step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
+    events = []
+    covered = none.copy()
+    for a, b in _merge_runs(_runs(flag), t, gap_s=2.0):
+        if t[b - 1] - t[a] + step < 1.5:
+            continue
+        d = dev[a:b][flag[a:b]]
+        level = float(np.median(d[np.isfinite(d)])) if np.isfinite(d).any() else 0.0
+        sev = _severity(level, spec)
+        if sev < REPORT_SEVERITY:
+            continue
+        covered[a:b] = True
+        raw = samples[spec.signal][a:b] if spec.signal in samples else x[a:b]
+        events.append(
+            Event(
+                type=spec.type,
+                subtype=spec.subtype,
+                start_s=round(float(t[a]), 2),
+                end_s=round(float(t[b - 1] + step), 2),
+                severity=round(sev, 3),
+                score=round(level / max(sigma, spec.min_delta / 3.0), 2),
+                evidence={
+                    "signal": spec.signal,
+                    "median_in_event": round(float(np.nanmedian(raw)), 4),
+                    "scene_baseline": round(_baseline_raw(spec, refs, sid, a, b), 4),
+                    "deviation": round(level, 4),
+                    "samples": int(b - a),
+                },
+            )
+        )
+    return events, covered
+
+
+def _baseline_raw(spec, refs, sid, a, b) -> float:
+    vals = [refs[k] for k in np.unique(sid[a:b]) if np.isfinite(refs[k])]
+    r = vals[0] if vals else float("nan")
+    if spec.signal == "hue" or not spec.log:
+        return float(r)
+    return float(np.exp(r) - spec.offset)
+
+
+def _merge_runs(runs: list[tuple[int, int]], t: np.ndarray, gap_s: float) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for a, b in runs:
+        if merged and t[a] - t[merged[-1][1] - 1] <= gap_s:
+            merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _bridge_scenes(flag, x, sid, refs, dev, spec, thr) -> tuple[np.ndarray, np.ndarray]:
+    """Extend a run that reaches a cut over the next scene when that whole scene is at least
+    as far from the run's own scene baseline as the run is (a degradation spanning the cut).
+    Bridged samples get their deviation measured against that baseline."""
+    flag, dev = flag.copy(), dev.copy()
+    n = len(flag)
+    for _ in range(4):
+        changed = False
+        for a, b in _runs(flag):
+            for edge, nxt in ((b - 1, b), (a, a - 1)):
+                if not (0 <= nxt < n) or sid[nxt] == sid[edge] or flag[nxt]:
+                    continue
+                base = refs[sid[edge]]
+                other = sid == sid[nxt]
+                other_level = np.nanmedian(x[other]) if np.isfinite(x[other]).any() else np.nan
+                run_dev = np.nanmedian(dev[a:b])
+                if not (np.isfinite(other_level) and np.isfinite(base) and np.isfinite(run_dev)):
+                    continue
+                far = _deviation(np.array([other_level]), base, spec)[0] > max(thr, 0.6 * run_dev)
+                if spec.direction == 0:
+                    # Two-sided signals (hue, saturation) must also move the same way.
+                    run_level = np.nanmedian(x[a:b])
+                    far = far and abs(float(_signed(other_level - run_level, spec))) < max(
+                        thr, 0.5 * run_dev
+                    )
+                if far:
+                    flag[other] = True
+                    dev[other] = _deviation(x[other], base, spec)
+                    changed = True
+        if not changed:
+            break
+    return flag, dev
+
+
+# ---------------------------------------------------------------- temporal
+
+
+def _frozen(diff: np.ndarray, sid: np.ndarray) -> np.ndarray:
+    """Frames that repeat the previous one: no change at all, far below the scene's own
+    frame-to-frame change (a static shot still shows camera noise, a repeated frame does not)."""
+    out = np.zeros(len(diff), dtype=bool)
+    for s in np.unique(sid):
+        sel = sid == s
+        d = diff[sel]
+        typical = float(np.nanmedian(d)) if np.isfinite(d).any() else 0.0
+        thr = min(0.08, 0.25 * typical)
+        out[sel] = np.nan_to_num(d, nan=1.0) <= thr
+    return out
+
+
+def _freeze_events(frames: dict[str, np.ndarray], sid: np.ndarray, fps: float) -> list[Event]:
+    t = frames["t"]
+    frozen = _frozen(frames["diff"], sid)
+    runs = [(a, b) for a, b in _runs(frozen) if (b - a) <= 2.5 * fps]  # longer: still content
+    if not runs:
+        return []
+    clusters: list[list[tuple[int, int]]] = []
+    for run in runs:
+        if clusters and t[run[0]] - t[clusters[-1][-1][1] - 1] <= 2.5:
+            clusters[-1].append(run)
+        else:
+            clusters.append([run])
+    events = []
+    for cl in clusters:
+        lengths = np.array([b - a for a, b in cl])
+        held = int(lengths.sum())
+        if len(cl) < 3 and lengths.max() < 4:
+            continue
+        start, end = int(cl[0][0]), int(cl[-1][1])
+        span = max(1, end - start)
+        long_holds = lengths >= 4
+        kind = "stutter" if np.median(lengths) >= 4 or long_holds.mean() > 0.5 else "frame_drop"
+        share = held / span
+        raw = 0.2 + 1.6 * share if kind == "frame_drop" else 0.3 + lengths.mean() / 30
+        sev = float(np.clip(raw, 0, 1))
+        events.append(
+            Event(
+                type=kind,
+                subtype="repeated frames",
+                start_s=round(float(t[max(0, start - 1)]), 2),
+                end_s=round(float(t[min(len(t) - 1, end)] if end < len(t) else t[-1]), 2),
+                severity=round(sev, 3),
+                score=round(float(held), 1),
+                evidence={
+                    "repeated_frames": held,
+                    "holds": len(cl),
+                    "median_hold_frames": float(np.median(lengths)),
+                    "longest_hold_s": round(float(lengths.max() / fps), 3),
+                    "share_repeated": round(share, 3),
+                },
+            )
+        )
+    return events
+
+
+def _rolling(x: np.ndarray, width: int, fn=np.nanmean) -> np.ndarray:
+    """Centered rolling statistic over `width` frames (edges use what is there)."""
+    n = len(x)
+    if n == 0:
+        return x
+    half = width // 2
+    pad = np.concatenate([np.full(half, np.nan), x, np.full(width - half - 1, np.nan)])
+    view = np.lib.stride_tricks.sliding_window_view(pad, width)
+    with np.errstate(all="ignore"):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return fn(view, axis=1)
+
+
+def _near_cut(n: int, scenes: list[Scene], reach: int = 3) -> np.ndarray:
+    mask = np.zeros(n, dtype=bool)
+    for s in scenes[1:]:
+        mask[max(0, s.start_frame - reach) : min(n, s.start_frame + reach)] = True
+    return mask
+
+
+def _interval_events(
+    score: np.ndarray,
+    active: np.ndarray,
+    t: np.ndarray,
+    fps: float,
+    kind: str,
+    subtype: str,
+    full: float,
+    evidence_name: str,
+    min_s: float = 0.8,
+) -> list[Event]:
+    events = []
+    step = 1.0 / fps
+    for a, b in _merge_runs(_runs(active), t, gap_s=1.0):
+        if t[b - 1] - t[a] + step < min_s:
+            continue
+        level = float(np.nanmedian(score[a:b]))
+        sev = float(np.clip(0.2 + 0.8 * level / full, 0, 1))
+        events.append(
+            Event(
+                type=kind,
+                subtype=subtype,
+                start_s=round(float(t[a]), 2),
+                end_s=round(float(t[b - 1] + step), 2),
+                severity=round(sev, 3),
+                score=round(level, 3),
+                evidence={evidence_name: round(level, 3), "frames": int(b - a)},
+            )
+        )
+    return events
+
+
+def _flicker_events(frames, scenes, sid, fps) -> list[Event]:
+    """Brightness that swings up and down from frame to frame (not a cut, not motion)."""
+    m = frames["luma"].astype(np.float64)
+    n = len(m)
+    if n < 5:
+        return []
+    hp = np.zeros(n)
+    hp[1:-1] = np.abs(m[1:-1] - 0.5 * (m[:-2] + m[2:]))
+    dm = np.abs(np.diff(m, prepend=m[0]))
+    diff = np.nan_to_num(frames["diff"], nan=0.0)
+    glob = dm / np.maximum(diff, 1e-3)  # 1.0 when the whole picture brightens or darkens
+    hit = (hp > 1.5) & (glob > 0.45) & ~_near_cut(n, scenes)
+    density = _rolling(hit.astype(np.float64), max(3, int(round(fps))))
+    active = _smooth_mask(density > 0.25, 5)
+    strength = _rolling(np.where(hit, hp, np.nan), max(3, int(round(fps))), np.nanmedian)
+    return _interval_events(
+        np.nan_to_num(strength, nan=0.0), active, frames["t"], fps,
+        "flicker", "brightness oscillation", 25.0, "luma_swing",
+    )
+
+
+def _jitter_events(frames, scenes, sid, fps) -> list[Event]:
+    """Global motion that jerks back and forth instead of flowing (camera shake).
+
+    The jerk is the departure of each frame's global motion from the mean of its neighbours';
+    smooth pans, zooms and objects moving on their own keep it near zero.
+    """
+    vx, vy = frames["motion_x"].astype(np.float64), frames["motion_y"].astype(np.float64)
+    n = len(vx)
+    if n < 7:
+        return []
+    jerk = np.zeros(n)
+    jerk[1:-1] = np.hypot(vx[1:-1] - 0.5 * (vx[:-2] + vx[2:]), vy[1:-1] - 0.5 * (vy[:-2] + vy[2:]))
+    frozen = _frozen(frames["diff"], sid)
+    bad = _near_cut(n, scenes) | frozen | np.roll(frozen, 1) | np.roll(frozen, -1)
+    if "motion_conf" in frames:
+        bad |= frames["motion_conf"] < 0.15
+    jerk[bad] = np.nan
+    level = np.nan_to_num(_rolling(jerk, max(5, int(round(fps))), np.nanmedian), nan=0.0)
+    # Scale: pixels of the small analysis frame (90 px high); 0.7 px there is ~8 px at 1080p.
+    active = _smooth_mask(level > JITTER_PX, 5)
+    return _interval_events(
+        level, active, frames["t"], fps, "jitter", "camera shake", 2.5, "jerk_px", min_s=1.5
+    )
+
+
+# Rolling-median jerk (small-frame pixels) above which motion counts as shaky.
+JITTER_PX = 0.7
+
+
+def detect_events(
+    frames: dict[str, np.ndarray], samples: dict[str, np.ndarray], scenes: list[Scene], fps: float
+) -> list[Event]:
+    """Every quality event found in an index's signals, sorted by start time."""
+    events: list[Event] = []
+    if len(frames.get("t", [])):
+        sid = _scene_ids(frames["t"], scenes)
+        events.extend(_freeze_events(frames, sid, fps))
+        events.extend(_flicker_events(frames, scenes, sid, fps))
+        events.extend(_jitter_events(frames, scenes, sid, fps))
+    t = samples.get("t", np.zeros(0))
+    n = len(t)
+    explained = {k: np.zeros(n, dtype=bool) for k in ("noise", "compression", "exposure")}
+    # Flicker swings every sample's tone; spatial detectors ignore samples inside it.
+    explained["temporal"] = np.zeros(n, dtype=bool)
+    for e in events:
+        if e.type == "flicker":
+            explained["temporal"] |= (t >= e.start_s - 0.5) & (t < e.end_s + 0.5)
+    for spec in SPATIAL_SPECS:
+        mask = np.zeros(n, dtype=bool)
+        for kind in EXPLAINS.get(spec.type, ()):
+            mask |= explained[kind]
+        found, covered = _spatial_events(samples, scenes, spec, mask)
+        events.extend(found)
+        if spec.type in explained:
+            explained[spec.type] |= covered
+    return sorted(events, key=lambda e: (e.start_s, e.type))

@@ -1,0 +1,305 @@
+"""The quality index of one video: every measurement, built in one pass, cached and reused.
+
+`get_index(path)` returns the cached index when the video's fingerprint and the analyzer version
+match, and otherwise builds it (one decoding pass, progress bar on stderr) and stores it
+atomically under the cache directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm import tqdm
+
+from tools import ANALYZER_VERSION
+from tools.cache import atomic_dir, default_cache_dir, fingerprint, sweep_stale
+from tools.errors import IndexError_, VideoError
+from tools.events import detect_events
+from tools.model import Event, Scene, VideoInfo
+from tools.scenes import ShotDetector
+from tools.signals import (
+    FRAME_SIGNALS,
+    SAMPLE_SIGNALS,
+    colour_signals,
+    spatial_signals,
+    temporal_signals,
+)
+from tools.stream import decode, plan_for
+from tools.video import frame_times, open_reader, probe_video
+
+META = "meta.json"
+
+
+@dataclass
+class VideoIndex:
+    """Everything measured about one video. Arrays are numpy, aligned on `frames['t']` (every
+    frame) and `samples['t']` (the spatial sampling rate)."""
+
+    info: VideoInfo
+    frames: dict[str, np.ndarray]
+    samples: dict[str, np.ndarray]
+    scenes: list[Scene]
+    events: list[Event]
+    meta: dict[str, Any] = field(default_factory=dict)
+    directory: Path | None = None
+    clip: Any = None  # tools.embed.FrameIndex when retrieval is on
+
+    @property
+    def clip_status(self) -> str:
+        return str(self.meta.get("clip", {}).get("status", "off: not built"))
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-able digest: facts, scenes, events, build figures."""
+        return {
+            "video": self.info.to_dict(),
+            "fingerprint": self.meta.get("fingerprint"),
+            "analyzer_version": self.meta.get("analyzer_version"),
+            "build_s": self.meta.get("build_s"),
+            "cached": self.meta.get("cached", False),
+            "warnings": self.meta.get("warnings", []),
+            "clip": self.meta.get("clip", {}),
+            "scenes": [s.to_dict() for s in self.scenes],
+            "events": [e.to_dict() for e in self.events],
+        }
+
+
+def _times_for(path: str, info: VideoInfo) -> np.ndarray:
+    try:
+        return frame_times(open_reader(path, threads=1))
+    except Exception:  # noqa: BLE001 - fall back to a constant frame rate
+        return np.arange(info.n_frames) / info.fps
+
+
+def _clip_embedder(clip: bool):
+    """A CLIP frame embedder when retrieval is wanted and its weights are here, with a status."""
+    if not clip:
+        return None, "off: disabled"
+    try:
+        from tools.embed import ClipConfig, FrameEmbedder, clip_status
+    except ImportError as exc:  # pragma: no cover - part of the install
+        return None, f"off: retrieval module unavailable ({exc})"
+    cfg = ClipConfig.from_env()
+    ok, reason = clip_status(cfg)
+    if not ok:
+        return None, f"off: {reason}"
+    try:
+        return FrameEmbedder(cfg), f"on: {cfg.model} ({cfg.pretrained})"
+    except Exception as exc:  # noqa: BLE001 - a broken checkpoint must not stop the index
+        return None, f"off: could not load {cfg.model} ({cfg.pretrained}): {exc}"
+
+
+def measure(
+    path: str | os.PathLike[str],
+    progress: bool = True,
+    spatial_fps: float = 2.0,
+    clip: bool = True,
+) -> VideoIndex:
+    """Decode the video once and measure everything (no cache involved)."""
+    t0 = time.perf_counter()
+    info = probe_video(path)
+    times = _times_for(info.path, info)
+    embedder, clip_state = _clip_embedder(clip)
+    plan = plan_for(info, spatial_fps=spatial_fps, mid_fps=1.0 if embedder else None)
+    shots = ShotDetector(info.fps)
+    spatial: dict[int, dict[str, float]] = {}
+    colours: dict[int, dict[str, float]] = {}
+    lock = threading.Lock()
+
+    def on_hi(idx: int, gray: np.ndarray) -> None:
+        vals = spatial_signals(gray)
+        with lock:
+            spatial[idx] = vals
+
+    def on_mid(idx: int, bgr: np.ndarray) -> None:
+        t = float(times[min(idx, len(times) - 1)])
+        embedder.add(t, bgr)
+
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in FRAME_SIGNALS}
+    prev = None
+    n_done = 0
+    bar = tqdm(
+        total=info.n_frames, unit="frame", desc="indexing", disable=not progress,
+        file=sys.stderr, dynamic_ncols=True, smoothing=0.1,
+    )
+    with bar:
+        for start, chunk in decode(info, plan, on_hi, on_mid if embedder else None):
+            n = len(chunk)
+            h, w = chunk.shape[1:3]
+            gray = cv2.cvtColor(chunk.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).reshape(n, h, w)
+            for k, v in temporal_signals(gray, prev).items():
+                cols[k].append(v)
+            prev = gray[-1]
+            small = cv2.resize(
+                chunk.reshape(n * h, w, 3), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA
+            ).reshape(n, h // 2, w // 2, 3)
+            for i in range(n):
+                idx = start + i
+                cut = shots.feed(idx, small[i])
+                if cut and embedder:
+                    embedder.scene_cut(float(times[min(cut[-1], len(times) - 1)]))
+                if idx % plan.hi_every == 0:
+                    colours[idx] = colour_signals(chunk[i])
+            n_done += n
+            bar.update(n)
+    frames = {k: np.concatenate(v) if v else np.zeros(0, np.float32) for k, v in cols.items()}
+    warnings: list[str] = []
+    if n_done != len(times):
+        if n_done < 0.98 * len(times):
+            warnings.append(
+                f"decoded {n_done} of {len(times)} frames: the file is truncated or damaged"
+            )
+        step = 1.0 / info.fps
+        times = (
+            times[:n_done]
+            if n_done <= len(times)
+            else np.concatenate([times, times[-1] + step * np.arange(1, n_done - len(times) + 1)])
+        )
+    frames["t"] = times.astype(np.float64)
+    samples = _assemble_samples(spatial, colours, times)
+    scenes = shots.scenes(times, frames.get("corr"), frames.get("diff"))
+    events = detect_events(frames, samples, scenes, info.fps)
+    clip_index = None
+    if embedder:
+        try:
+            clip_index = embedder.finish()
+        except Exception as exc:  # noqa: BLE001 - retrieval failure must not lose the index
+            clip_state = f"off: embedding failed ({exc})"
+    meta = {
+        "analyzer_version": ANALYZER_VERSION,
+        "build_s": round(time.perf_counter() - t0, 3),
+        "plan": {"lo_size": plan.lo_size, "hi_every": plan.hi_every, "mid_every": plan.mid_every},
+        "warnings": warnings,
+        "raw_cuts": sorted(set(shots.cuts)),
+        "clip": {"status": clip_state},
+    }
+    return VideoIndex(info, frames, samples, scenes, events, meta, clip=clip_index)
+
+
+def _assemble_samples(
+    spatial: dict[int, dict[str, float]],
+    colours: dict[int, dict[str, float]],
+    times: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Join the native-resolution measurements with the colour ones of the same frames."""
+    idx = np.array(sorted(i for i in spatial if i < len(times)), dtype=np.int64)
+    res = {
+        k: np.array(
+            [{**spatial[int(i)], **colours.get(int(i), {})}.get(k, np.nan) for i in idx],
+            dtype=np.float32,
+        )
+        for k in SAMPLE_SIGNALS
+    }
+    res["frame"] = idx
+    res["t"] = times[idx].astype(np.float64) if len(idx) else np.zeros(0)
+    return res
+
+
+# ---------------------------------------------------------------- storage
+
+
+def index_dir(path: str | os.PathLike[str], cache_dir: Path | None = None) -> Path:
+    """The cache directory of a video's index (by content fingerprint)."""
+    return (cache_dir or default_cache_dir()) / fingerprint(path)
+
+
+def save(index: VideoIndex, directory: Path) -> None:
+    """Write an index atomically: a reader sees the old one or the complete new one."""
+    with atomic_dir(directory) as tmp:
+        pq.write_table(pa.table({k: v for k, v in index.frames.items()}), tmp / "frames.parquet")
+        pq.write_table(pa.table({k: v for k, v in index.samples.items()}), tmp / "samples.parquet")
+        if index.clip is not None:
+            (tmp / "clip").mkdir()
+            index.clip.save(tmp / "clip")
+        meta = dict(index.meta)
+        meta.update(
+            info=index.info.to_dict(),
+            scenes=[s.to_dict() for s in index.scenes],
+            events=[e.to_dict() for e in index.events],
+            complete=True,
+        )
+        meta.pop("cached", None)
+        (tmp / META).write_text(json.dumps(meta, indent=1))
+    index.directory = directory
+
+
+def load(directory: Path, video_path: str | None = None) -> VideoIndex:
+    """Read a stored index; IndexError_ when it is incomplete or from another analyzer version."""
+    try:
+        meta = json.loads((directory / META).read_text())
+    except (OSError, ValueError) as exc:
+        raise IndexError_(f"no usable index in {directory}: {exc}") from None
+    if not meta.get("complete") or meta.get("analyzer_version") != ANALYZER_VERSION:
+        raise IndexError_(
+            f"index in {directory} is from analyzer version {meta.get('analyzer_version')}, "
+            f"this is {ANALYZER_VERSION}"
+        )
+    try:
+        frames = _read_columns(directory / "frames.parquet")
+        samples = _read_columns(directory / "samples.parquet")
+    except (OSError, pa.ArrowException) as exc:
+        raise IndexError_(f"damaged index in {directory}: {exc}") from None
+    info = VideoInfo(**meta.pop("info"))
+    if video_path:
+        info = VideoInfo(**{**info.to_dict(), "path": str(Path(video_path).resolve())})
+    scenes = [Scene(**s) for s in meta.pop("scenes")]
+    events = [Event(**e) for e in meta.pop("events")]
+    index = VideoIndex(info, frames, samples, scenes, events, meta, directory)
+    if (directory / "clip").is_dir():
+        index.clip = _load_clip(directory / "clip", meta)
+    return index
+
+
+def _read_columns(path: Path) -> dict[str, np.ndarray]:
+    table = pq.read_table(path)
+    return {name: table.column(name).to_numpy() for name in table.column_names}
+
+
+def _load_clip(directory: Path, meta: dict[str, Any]):
+    """The stored CLIP index, or None with the reason recorded in meta['clip']['status']."""
+    try:
+        from tools.embed import ClipConfig, FrameIndex
+
+        return FrameIndex.load(directory, ClipConfig.from_env())
+    except Exception as exc:  # noqa: BLE001 - retrieval off, everything else works
+        meta.setdefault("clip", {})["status"] = f"off: {exc}"
+        return None
+
+
+def get_index(
+    path: str | os.PathLike[str],
+    cache_dir: Path | None = None,
+    progress: bool = True,
+    rebuild: bool = False,
+    clip: bool = True,
+) -> VideoIndex:
+    """The index of a video: from the cache when valid, else measured now and cached."""
+    p = Path(path)
+    if not p.exists():
+        raise VideoError(f"no such file: {p}")
+    if p.is_dir():
+        raise VideoError(f"is a directory, not a video file: {p}")
+    root = cache_dir or default_cache_dir()
+    directory = index_dir(p, root)
+    if not rebuild and (directory / META).exists():
+        try:
+            index = load(directory, str(p))
+            index.meta["cached"] = True
+            return index
+        except IndexError_:
+            pass  # stale or damaged: rebuild below
+    sweep_stale(root)
+    index = measure(p, progress=progress, clip=clip)
+    index.meta["fingerprint"] = directory.name
+    save(index, directory)
+    return index
