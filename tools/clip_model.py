@@ -8,6 +8,7 @@ of a network time-out. torch and open_clip are imported lazily: importing open_c
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import importlib.util
 import os
@@ -26,6 +27,8 @@ ENV_PRETRAINED = "LVQ_CLIP_PRETRAINED"
 ENV_INTERVAL = "LVQ_CLIP_INTERVAL"
 ENV_BUDGET = "LVQ_CLIP_BUDGET"
 ENV_CACHE_DIR = "LVQ_CLIP_CACHE_DIR"
+ENV_PRECISION = "LVQ_CLIP_PRECISION"
+PRECISIONS = ("auto", "fp32", "bf16")
 
 ENABLE_HINT = (
     f"to enable it, set {ENV_PRETRAINED} to a checkpoint file (and {ENV_MODEL} to its "
@@ -56,7 +59,10 @@ class ClipConfig:
 
     `pretrained` is an open_clip tag ("openai") or a checkpoint file path. `time_budget` caps the
     embedding cost as a fraction of the rest of the index pass (the interval widens to stay under
-    it); None keeps the interval fixed. `threads` sets torch's CPU threads (None: torch default).
+    it); None keeps the interval fixed. `precision` of the image tower: "auto" is bfloat16 on CPUs
+    with native bf16 matrix units (4x faster here, cosine 0.9999 to fp32), else "fp32". `threads`
+    is torch's CPU threads for searches (None: torch's default); while indexing, None means half
+    the cores, as decoding keeps the others busy.
     """
 
     model: str = "ViT-B-32"
@@ -65,6 +71,7 @@ class ClipConfig:
     batch_size: int = 16
     time_budget: float | None = 0.25
     cache_dir: str | None = None
+    precision: str = "auto"
     threads: int | None = None
 
     def __post_init__(self) -> None:
@@ -74,6 +81,8 @@ class ClipConfig:
             raise ClipError(f"CLIP interval_s must be > 0, got {self.interval_s}")
         if self.batch_size < 1:
             raise ClipError(f"CLIP batch_size must be >= 1, got {self.batch_size}")
+        if self.precision not in PRECISIONS:
+            raise ClipError(f"CLIP precision must be one of {', '.join(PRECISIONS)}")
         if self.time_budget is not None and not self.time_budget > 0:
             raise ClipError(f"CLIP time_budget must be > 0 or None, got {self.time_budget}")
 
@@ -95,6 +104,8 @@ class ClipConfig:
             )
         if env.get(ENV_CACHE_DIR):
             values["cache_dir"] = env[ENV_CACHE_DIR]
+        if env.get(ENV_PRECISION):
+            values["precision"] = env[ENV_PRECISION].strip().lower()
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -343,14 +354,15 @@ def _resolve_hub_model(model: str, cache_dir: str | None) -> Weights:
     return Weights(f"local-dir:{snapshot}", None, f"hub:{repo}", f"Hugging Face cache {snapshot}")
 
 
-def load_clip(cfg: ClipConfig, weights: Weights | None = None) -> ClipModel:
-    """Load cfg's model through open_clip.create_model_and_transforms from local files only."""
+def load_clip(
+    cfg: ClipConfig, weights: Weights | None = None, threads: int | None = None
+) -> ClipModel:
+    """Load cfg's model through open_clip.create_model_and_transforms from local files only.
+
+    `threads` (default cfg.threads) is the torch CPU thread count the model computes with."""
     weights = weights or resolve_weights(cfg)
     import open_clip
-    import torch
 
-    if cfg.threads:
-        torch.set_num_threads(cfg.threads)
     try:
         with _hub_offline():
             net, _, reference = open_clip.create_model_and_transforms(
@@ -366,7 +378,28 @@ def load_clip(cfg: ClipConfig, weights: Weights | None = None) -> ClipModel:
         raise WeightsUnavailable(
             f"could not load {cfg.model} weights from {weights.source}: {first[:300]}"
         ) from exc
-    return ClipModel(net, tokenizer, model_key(cfg.model), weights.weights_id, reference)
+    name = model_key(cfg.model)
+    threads = threads or cfg.threads
+    return ClipModel(net, tokenizer, name, weights.weights_id, reference, cfg.precision, threads)
+
+
+@functools.cache
+def _torch_default_threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
+def image_precision(precision: str) -> str:
+    """ "fp32" or "bf16" for the image tower; "auto" picks bf16 only where the CPU has native
+    bfloat16 matrix instructions (AMX or AVX512-BF16), elsewhere bf16 is slower than fp32."""
+    if precision != "auto":
+        return precision
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return "fp32"
+    return "bf16" if ("amx_bf16" in flags or "avx512_bf16" in flags) else "fp32"
 
 
 @contextmanager
@@ -401,11 +434,24 @@ class ClipModel:
     """
 
     def __init__(
-        self, net: Any, tokenizer: Any, name: str, weights_id: str, reference: Any = None
+        self,
+        net: Any,
+        tokenizer: Any,
+        name: str,
+        weights_id: str,
+        reference: Any = None,
+        precision: str = "auto",
+        threads: int | None = None,
     ) -> None:
         import open_clip
+        import torch
 
+        _torch_default_threads()  # remember torch's own default before anyone changes it
+        self.threads = threads
         self.net = net.eval()
+        self.precision = image_precision(precision)
+        self.image_dtype = torch.bfloat16 if self.precision == "bf16" else torch.float32
+        self.net.visual.to(self.image_dtype)
         self.tokenizer = tokenizer
         self.name = name
         self.weights_id = weights_id
@@ -472,9 +518,20 @@ class ClipModel:
         """Embed prepared frames (n, H, W, 3) uint8 RGB -> (n, dim) L2-normalised float32."""
         import torch
 
+        self._use_threads()
         with torch.inference_mode():
-            out = self.net.encode_image(self.normalise(batch_rgb), normalize=True)
-        return out.float().numpy()
+            out = self.net.encode_image(self.normalise(batch_rgb).to(self.image_dtype))
+            out = torch.nn.functional.normalize(out.float(), dim=-1)
+        return out.numpy()
+
+    def _use_threads(self) -> None:
+        """Set torch's thread count for this call: it is per calling thread under OpenMP, and
+        the index builder embeds on a reader thread."""
+        import torch
+
+        n = self.threads or _torch_default_threads()
+        if torch.get_num_threads() != n:
+            torch.set_num_threads(n)
 
     def encode_images(self, frames_bgr: Sequence[np.ndarray]) -> np.ndarray:
         """Embed BGR uint8 frames of any size -> (n, dim) L2-normalised float32."""
@@ -485,6 +542,7 @@ class ClipModel:
         import torch
 
         tokens = self.tokenizer(list(texts))
+        self._use_threads()
         with torch.inference_mode():
             if self.trim_text:
                 out = self._encode_text_prefix(tokens)

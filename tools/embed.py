@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import json
 import math
+import os
 import threading
 import time
 from collections import deque
@@ -401,6 +402,12 @@ def _read_image(path: Path) -> np.ndarray:
     return img
 
 
+def index_threads() -> int:
+    """torch threads for embedding during the index pass: half the cores (decoding and the
+    per-frame measurements keep the rest busy; oversubscribed OpenMP threads stall badly)."""
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
 class FrameEmbedder:
     """Picks frames from the index pass and embeds them in batches; finish() gives a FrameIndex.
 
@@ -409,7 +416,8 @@ class FrameEmbedder:
     few seconds of frames when the cut is reported late. add() may run on a reader thread while
     scene_cut() runs on another: cuts are queued and applied under the embedder's lock. With a
     time budget the interval widens so that embedding costs at most that fraction of the rest of
-    the pass. Without weights every call is a no-op and finish() returns a disabled index.
+    the pass. The model loads on a background thread while the first frames are picked. Without
+    weights every call is a no-op and finish() returns a disabled index with the reason.
     """
 
     def __init__(
@@ -420,7 +428,9 @@ class FrameEmbedder:
     ) -> None:
         self.cfg = cfg
         self.reason = ""
-        self._clip = model if model is not None else self._load(cfg)
+        self._clip = model
+        self._off = False
+        self._ready = threading.Event()
         self._clock = clock
         self._lock = threading.Lock()
         self._cuts: deque[float] = deque()  # reported, not yet applied (deque ops are atomic)
@@ -429,30 +439,50 @@ class FrameEmbedder:
         self._picked: list[float] = []  # every picked time, sorted
         self._interval = cfg.interval_s
         self._recent: deque[tuple[float, np.ndarray]] = deque()
-        self._pending: list[tuple[float, np.ndarray]] = []
+        self._pending: list[tuple[float, np.ndarray]] = []  # picked BGR frames, not embedded
         self._times: list[float] = []
         self._vectors: list[np.ndarray] = []
         self._last_t = -math.inf
         self._last_pick = -math.inf
         self._t0 = self._wall0 = 0.0
         self._embed_s = 0.0
+        self._load_wait_s = 0.0
         self._n_cut_picks = 0
         self._finished = False
+        if model is not None:
+            self._ready.set()
+        else:
+            self._start_loading()
 
-    def _load(self, cfg: ClipConfig) -> ClipModel | None:
-        ok, reason = clip_status(cfg)
-        if ok:
-            try:
-                return load_clip(cfg)
-            except ClipError as exc:
-                reason = str(exc)
-        self.reason = reason
-        return None
+    def _start_loading(self) -> None:
+        """Check for weights now (fast, local); load them on a background thread."""
+        ok, reason = clip_status(self.cfg)
+        if not ok:
+            self._disable(reason)
+            return
+        threading.Thread(target=self._load, name="clip-load", daemon=True).start()
+
+    def _load(self) -> None:
+        try:
+            self._clip = load_clip(self.cfg, threads=self.cfg.threads or index_threads())
+        except Exception as exc:  # noqa: BLE001 - a broken model must not stop the index pass
+            self._disable(str(exc) if isinstance(exc, ClipError) else f"loading failed: {exc!r}")
+        finally:
+            self._ready.set()
+
+    def _disable(self, reason: str) -> None:
+        self.reason = reason.strip().splitlines()[0] if reason.strip() else "unknown error"
+        self._off = True
+        self._ready.set()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Block until the model has loaded or failed to (True when that happened in time)."""
+        return self._ready.wait(timeout)
 
     @property
     def enabled(self) -> bool:
-        """False when no weights are available (see .reason); then add() does nothing."""
-        return self._clip is not None
+        """False when retrieval is off (no weights, or they failed to load: see .reason)."""
+        return not self._off
 
     @property
     def interval_s(self) -> float:
@@ -461,7 +491,7 @@ class FrameEmbedder:
 
     def add(self, t: float, frame_bgr: np.ndarray) -> None:
         """Offer the frame shown at t seconds (BGR uint8, times ascending); maybe embed it."""
-        if self._clip is None:
+        if self._off:
             return
         with self._lock:
             if self._finished:
@@ -471,17 +501,18 @@ class FrameEmbedder:
             if self._last_t == -math.inf:
                 self._t0, self._wall0 = t, self._clock()
             self._last_t = t
-            self._recent.append((t, frame_bgr.copy()))
+            frame = frame_bgr.copy()  # the caller may reuse its buffer
+            self._recent.append((t, frame))
             while self._recent[0][0] < t - LOOKBACK_S:
                 self._recent.popleft()
             self._apply_cuts()
             due = bool(self._due) and t >= self._due[0] - EPS
             if due or t - self._last_pick >= self._interval - EPS:
-                self._pick(t, frame_bgr)
+                self._pick(t, frame)
 
     def scene_cut(self, t: float) -> None:
         """A shot boundary at t (any thread, may come late): the new scene gets a frame."""
-        if self._clip is not None:
+        if not self._off:
             self._cuts.append(float(t))
 
     def _apply_cuts(self) -> None:
@@ -517,24 +548,30 @@ class FrameEmbedder:
         return i < len(self._picked) and self._picked[i] < end - EPS
 
     def _pick(self, t: float, frame_bgr: np.ndarray) -> None:
-        start = self._clock()
         answered = [c for c in self._due if c <= t + EPS]
         if answered:
             self._due = self._due[len(answered) :]
             self._n_cut_picks += 1
         bisect.insort(self._picked, t)
         self._last_pick = max(self._last_pick, t)
-        self._pending.append((t, self._clip.prepare(frame_bgr)))
-        self._embed_s += self._clock() - start
+        self._pending.append((t, frame_bgr))
         if len(self._pending) >= self.cfg.batch_size:
             self._flush()
             self._adapt()
 
     def _flush(self) -> None:
+        """Embed the pending frames (waiting for the model if it is still loading)."""
         if not self._pending:
             return
+        if not self._ready.is_set():
+            start = self._clock()
+            self._ready.wait()
+            self._load_wait_s += self._clock() - start
+        if self._off:
+            self._pending = []
+            return
         start = self._clock()
-        batch = np.stack([p for _, p in self._pending])
+        batch = np.stack([self._clip.prepare(f) for _, f in self._pending])
         self._vectors.append(self._clip.encode_prepared(batch))
         self._times.extend(t for t, _ in self._pending)
         self._pending = []
@@ -556,11 +593,14 @@ class FrameEmbedder:
         """Embed what is pending and return the index (disabled, with the reason, if off)."""
         with self._lock:
             self._finished = True
-            if self._clip is None:
-                return FrameIndex.disabled(self.cfg, self.reason, self._info())
-            self._apply_cuts()
+            if not self._off:
+                self._apply_cuts()
+                self._flush()
             self._recent.clear()
-            self._flush()
+            self._ready.wait()
+            if self._off or self._clip is None:
+                return FrameIndex.disabled(self.cfg, self.reason, self._info())
+            self._clip.threads = self.cfg.threads  # searches may use every core again
             dim = self._clip.dim
             vectors = np.concatenate(self._vectors) if self._vectors else np.zeros((0, dim))
             return FrameIndex.from_vectors(self._times, vectors, self._clip, self.cfg, self._info())
@@ -572,8 +612,10 @@ class FrameEmbedder:
             "interval_s": self.cfg.interval_s,
             "final_interval_s": round(self._interval, 3),
             "time_budget": self.cfg.time_budget,
+            "precision": self._clip.precision if self._clip else None,
             "frames": n,
             "scene_picks": self._n_cut_picks,
             "mean_spacing_s": round(span / (n - 1), 3) if n > 1 else None,
             "embed_s": round(self._embed_s, 3),
+            "load_wait_s": round(self._load_wait_s, 3),
         }

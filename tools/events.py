@@ -17,7 +17,7 @@ import numpy as np
 from tools.model import Event, Scene
 
 # An event is reported when its severity reaches this (0..1); weaker ones are dropped.
-REPORT_SEVERITY = 0.2
+REPORT_SEVERITY = 0.3
 
 
 @dataclass(frozen=True)
@@ -36,12 +36,14 @@ class SpatialSpec:
 
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain later ones away
     SpatialSpec("exposure", "too bright", "black", +1, 18.0, 120.0, log=False),
-    SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.3), np.log(4.0)),
+    SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.5), np.log(4.0)),
     SpatialSpec("noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3),
     SpatialSpec("noise", "impulse", "impulse", +1, 0.0015, 0.05, log=False),
     SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35), np.log(3.0)),
     SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0)),
-    SpatialSpec("colour", "saturation", "saturation", 0, np.log(1.3), np.log(3.0), offset=20.0),
+    SpatialSpec(
+        "colour", "oversaturation", "saturation", +1, np.log(1.3), np.log(3.0), offset=20.0
+    ),
     SpatialSpec("colour", "hue shift", "hue", 0, 20.0, 90.0, log=False),
     SpatialSpec("blur", "softness", "sharpness", -1, np.log(1.7), np.log(8.0), offset=1.0),
     SpatialSpec("sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0),
@@ -180,6 +182,7 @@ def _spatial_events(
     thr = max(spec.min_delta, 3.0 * sigma)
     flag = _smooth_mask((np.nan_to_num(dev, nan=0.0) > thr) & ~explained)
     flag, dev = _bridge_scenes(flag, x, sid, refs, dev, spec, thr)
+    flag = _sandwich(flag, sid, t)
     flag &= ~explained
     step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
     events = []
@@ -250,7 +253,11 @@ def _bridge_scenes(flag, x, sid, refs, dev, spec, thr) -> tuple[np.ndarray, np.n
                 run_dev = np.nanmedian(dev[a:b])
                 if not (np.isfinite(other_level) and np.isfinite(base) and np.isfinite(run_dev)):
                     continue
-                far = _deviation(np.array([other_level]), base, spec)[0] > max(thr, 0.6 * run_dev)
+                if run_dev < 1.0 * thr:
+                    continue  # only a clear degradation is followed across a cut
+                other_dev = _deviation(np.array([other_level]), base, spec)[0]
+                # as far off as the run, but not wildly further (that is other content)
+                far = max(thr, 0.6 * run_dev) < other_dev < 3.0 * run_dev + thr
                 if spec.direction == 0:
                     # Two-sided signals (hue, saturation) must also move the same way.
                     run_level = np.nanmedian(x[a:b])
@@ -264,6 +271,20 @@ def _bridge_scenes(flag, x, sid, refs, dev, spec, thr) -> tuple[np.ndarray, np.n
         if not changed:
             break
     return flag, dev
+
+
+def _sandwich(flag: np.ndarray, sid: np.ndarray, t: np.ndarray, max_gap_s: float = 30.0):
+    """Join a run that ends at a cut with a later run that starts at a cut when only whole
+    scenes lie between them: one degradation covering those scenes entirely (whose level a
+    scene-relative baseline cannot see) is far likelier than two stopping at cuts by chance."""
+    flag = flag.copy()
+    runs = _runs(flag)
+    for (_, b0), (a1, _) in zip(runs[:-1], runs[1:], strict=True):
+        ends_at_cut = b0 < len(sid) and sid[b0] != sid[b0 - 1]
+        starts_at_cut = a1 > 0 and sid[a1] != sid[a1 - 1]
+        if ends_at_cut and starts_at_cut and t[a1] - t[b0 - 1] <= max_gap_s:
+            flag[b0:a1] = True
+    return flag
 
 
 # ---------------------------------------------------------------- temporal
@@ -398,8 +419,14 @@ def _flicker_events(frames, scenes, sid, fps) -> list[Event]:
     active = _smooth_mask(density > 0.25, 5)
     strength = _rolling(np.where(hit, hp, np.nan), max(3, int(round(fps))), np.nanmedian)
     return _interval_events(
-        np.nan_to_num(strength, nan=0.0), active, frames["t"], fps,
-        "flicker", "brightness oscillation", 25.0, "luma_swing",
+        np.nan_to_num(strength, nan=0.0),
+        active,
+        frames["t"],
+        fps,
+        "flicker",
+        "brightness oscillation",
+        25.0,
+        "luma_swing",
     )
 
 

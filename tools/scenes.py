@@ -14,7 +14,7 @@ from scenedetect.detectors import AdaptiveDetector
 from tools.model import Scene
 
 # Frames whose normalised pixels correlate above this with their predecessor show the same shot.
-KEEP_STRUCTURE = 0.8
+KEEP_STRUCTURE = 0.5
 
 
 class ShotDetector:
