@@ -4,4 +4,4 @@ Knows nothing of language models, agents or benchmarks.
 """
 
 # Bump when measurements or detectors change: cached indexes of another version are rebuilt.
-ANALYZER_VERSION = "6"
+ANALYZER_VERSION = "7"

@@ -61,8 +61,8 @@ class ClipConfig:
     embedding cost as a fraction of the rest of the index pass (the interval widens to stay under
     it); None keeps the interval fixed. `precision` of the image tower: "auto" is bfloat16 on CPUs
     with native bf16 matrix units (4x faster here, cosine 0.9999 to fp32), else "fp32". `threads`
-    is torch's CPU threads for searches (None: torch's default); while indexing, None means half
-    the cores, as decoding keeps the others busy.
+    is torch's CPU thread count; None picks the idle cores at each call (and at most half of the
+    cores while indexing, as decoding keeps the others busy).
     """
 
     model: str = "ViT-B-32"
@@ -390,6 +390,18 @@ def _torch_default_threads() -> int:
     return torch.get_num_threads()
 
 
+def auto_threads() -> int:
+    """torch threads for one computation: torch's default, fewer while other processes keep
+    cores busy (oversubscribed OpenMP threads spin: 2 threads ran 18x slower than 1 at load 25
+    on this 2-core machine, and 2x faster when it was idle)."""
+    cores = _torch_default_threads()
+    try:
+        busy = int(os.getloadavg()[0])
+    except OSError:
+        busy = 0
+    return max(1, min(cores, (os.cpu_count() or cores) - busy))
+
+
 def image_precision(precision: str) -> str:
     """ "fp32" or "bf16" for the image tower; "auto" picks bf16 only where the CPU has native
     bfloat16 matrix instructions (AMX or AVX512-BF16), elsewhere bf16 is slower than fp32."""
@@ -529,7 +541,7 @@ class ClipModel:
         the index builder embeds on a reader thread."""
         import torch
 
-        n = self.threads or _torch_default_threads()
+        n = self.threads or auto_threads()
         if torch.get_num_threads() != n:
             torch.set_num_threads(n)
 

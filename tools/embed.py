@@ -26,6 +26,7 @@ from tools.clip_model import (
     ClipConfig,
     ClipError,
     ClipModel,
+    auto_threads,
     clip_status,
     load_clip,
     model_key,
@@ -37,12 +38,15 @@ META_FILE = "clip.json"
 TIMES_FILE = "clip_times.npy"
 FAISS_FILE = "clip.faiss"
 
-# Below this many vectors an exact flat search is faster than an HNSW graph is worth building
-# (bench/bench_embed.py: flat search of 100k x 512 takes ~10 ms; a 2-hour video has 3,600).
-HNSW_MIN_VECTORS = 200_000
+# Flat (exact) search below this many vectors, HNSW above. Measured (bench/bench_embed.py, dim 512,
+# k=10, 2 shared cores): flat p50 0.33 ms at 3,600 vectors (a 2-hour video at 1 frame / 2 s),
+# 3.5-17 ms at 20,000, 56-92 ms at 100,000; HNSW (M=32) answers in ~1 ms at 20,000 with the same
+# top-1 but costs 9-30 s to build. Flat stays under ~25 ms up to about 50,000 vectors (28 hours).
+HNSW_MIN_VECTORS = 50_000
 HNSW_M = 32
 HNSW_EF_SEARCH = 128
 LOOKBACK_S = 5.0  # frames kept so a late-reported scene cut can still pick a frame of its scene
+BACKLOG_BATCHES = 8  # picked frames held (not embedded) while the model loads, in batches
 MAX_INTERVAL_FACTOR = 8.0  # the time budget never widens the interval beyond this factor
 EPS = 1e-6
 TEXT_CACHE_SIZE = 256  # text query embeddings kept per index (an agent repeats its queries)
@@ -403,9 +407,9 @@ def _read_image(path: Path) -> np.ndarray:
 
 
 def index_threads() -> int:
-    """torch threads for embedding during the index pass: half the cores (decoding and the
-    per-frame measurements keep the rest busy; oversubscribed OpenMP threads stall badly)."""
-    return max(1, (os.cpu_count() or 2) // 2)
+    """torch threads for embedding during the index pass: the idle cores, at most half of them
+    (decoding and the per-frame measurements keep the rest busy)."""
+    return max(1, min(auto_threads(), (os.cpu_count() or 2) // 2))
 
 
 class FrameEmbedder:
@@ -555,12 +559,13 @@ class FrameEmbedder:
         bisect.insort(self._picked, t)
         self._last_pick = max(self._last_pick, t)
         self._pending.append((t, frame_bgr))
-        if len(self._pending) >= self.cfg.batch_size:
+        loading = not self._ready.is_set()
+        if len(self._pending) >= self.cfg.batch_size * (BACKLOG_BATCHES if loading else 1):
             self._flush()
             self._adapt()
 
     def _flush(self) -> None:
-        """Embed the pending frames (waiting for the model if it is still loading)."""
+        """Embed the pending frames in batches (waiting for the model if it is still loading)."""
         if not self._pending:
             return
         if not self._ready.is_set():
@@ -571,9 +576,12 @@ class FrameEmbedder:
             self._pending = []
             return
         start = self._clock()
-        batch = np.stack([self._clip.prepare(f) for _, f in self._pending])
-        self._vectors.append(self._clip.encode_prepared(batch))
-        self._times.extend(t for t, _ in self._pending)
+        size = self.cfg.batch_size
+        for i in range(0, len(self._pending), size):
+            part = self._pending[i : i + size]
+            batch = np.stack([self._clip.prepare(f) for _, f in part])
+            self._vectors.append(self._clip.encode_prepared(batch))
+            self._times.extend(t for t, _ in part)
         self._pending = []
         self._embed_s += self._clock() - start
 
@@ -581,7 +589,7 @@ class FrameEmbedder:
         """Widen the interval so embedding stays within time_budget x the rest of the pass."""
         budget = self.cfg.time_budget
         video_s = self._last_t - self._t0
-        other_s = self._clock() - self._wall0 - self._embed_s
+        other_s = self._clock() - self._wall0 - self._embed_s - self._load_wait_s
         if not budget or video_s <= 0 or other_s <= 0 or not self._times:
             return
         per_frame = self._embed_s / len(self._times)

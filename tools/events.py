@@ -80,6 +80,18 @@ def _deviation(x: np.ndarray, ref: float, spec: SpatialSpec) -> np.ndarray:
     return np.abs(d) if spec.direction == 0 else spec.direction * d
 
 
+def _flip_if_framed(x, dev, ref, spec) -> tuple[float, np.ndarray]:
+    """A two-sided signal flagged at both ends of a scene but not in its middle: the ends are
+    the scene's normal look and the middle is the shift, so measure against the ends."""
+    flagged = np.nan_to_num(dev, nan=0.0) > spec.min_delta
+    runs = _runs(flagged)
+    if len(runs) >= 2 and runs[0][0] == 0 and runs[-1][1] == len(x):
+        ends = np.concatenate([x[a:b] for a, b in (runs[0], runs[-1])])
+        new_ref = _typical(ends, spec)
+        return new_ref, _deviation(x, new_ref, spec)
+    return ref, dev
+
+
 def _signed(d: float, spec: SpatialSpec) -> float:
     return (d + 180.0) % 360.0 - 180.0 if spec.signal == "hue" else d
 
@@ -159,7 +171,7 @@ def _spatial_events(
     explained = none if explained is None else explained
     x = _series(samples, spec)
     if spec.signal == "hue":
-        weak = np.hypot(samples["hue_x"], samples["hue_y"]) < 0.08
+        weak = np.hypot(samples["hue_x"], samples["hue_y"]) < 0.035
         x = np.where(weak, np.nan, x)
     sid = _scene_ids(t, scenes)
     dev = np.full(len(t), np.nan)
@@ -172,6 +184,8 @@ def _spatial_events(
             continue
         refs[s] = _reference(x[base], spec, typical)
         dev[sel] = _deviation(x[sel], refs[s], spec)
+        if spec.direction == 0:
+            refs[s], dev[sel] = _flip_if_framed(x[sel], dev[sel], refs[s], spec)
     # The series' own jitter (sample to sample, within scenes) sets a noise floor.
     same = sid[1:] == sid[:-1]
     steps = np.abs(np.diff(x))[same]
