@@ -17,8 +17,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.clip_model import ClipConfig, ClipModel  # noqa: E402
-from tools.embed import HNSW_MIN_VECTORS, FrameIndex  # noqa: E402
+from tools.clip_model import (  # noqa: E402
+    ClipConfig,
+    ClipModel,
+    auto_threads,  # noqa: E402
+)
+from tools.embed import HNSW_MIN_VECTORS, FrameIndex, index_threads  # noqa: E402
 
 VIDEO_S = 600.0  # the issue's 10-minute video
 # Index-pass floor from DESIGN.md (120 s of 720p H.264 on this machine): bare ffmpeg decode
@@ -44,14 +48,20 @@ def percentiles(fn, args) -> tuple[float, float]:
     return float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
 
 
-def load_vit_b32() -> tuple[ClipModel, float]:
+def load_vit_b32(precision: str = "fp32") -> tuple[ClipModel, float]:
     """ViT-B-32 with random weights through open_clip's normal factory, and its load time."""
     import open_clip
 
     start = time.perf_counter()
     net, _, reference = open_clip.create_model_and_transforms("ViT-B-32", pretrained=None)
-    clip = ClipModel(net, open_clip.get_tokenizer("ViT-B-32"), "ViT-B-32", "random", reference)
+    tokenizer = open_clip.get_tokenizer("ViT-B-32")
+    clip = ClipModel(net, tokenizer, "ViT-B-32", "random", reference, precision)
     return clip, time.perf_counter() - start
+
+
+def with_precision(clip: ClipModel, precision: str) -> ClipModel:
+    """The same network with its image tower cast to `precision` (in place)."""
+    return ClipModel(clip.net, clip.tokenizer, clip.name, clip.weights_id, None, precision)
 
 
 def bench_prepare(clip: ClipModel, frames: list[np.ndarray]) -> None:
@@ -80,14 +90,12 @@ def bench_embedding(clip: ClipModel, frames: list[np.ndarray], threads: list[int
     CPU time is printed beside wall time: on a shared machine the 1-thread CPU time is the best
     estimate of the uncontended cost. Returns the best wall ms/frame.
     """
-    import torch
-
     batch = ClipConfig().batch_size
     prepared = np.stack([clip.prepare(f) for f in frames])
     clip.encode_prepared(prepared[:batch])  # warm-up
     best = float("inf")
     for n in threads:
-        torch.set_num_threads(n)
+        clip.threads = n
         cpu0, wall0 = time.process_time(), time.perf_counter()
         for i in range(0, len(prepared), batch):
             clip.encode_prepared(prepared[i : i + batch])
@@ -95,10 +103,10 @@ def bench_embedding(clip: ClipModel, frames: list[np.ndarray], threads: list[int
         cpu = (time.process_time() - cpu0) / len(prepared) * 1000
         best = min(best, wall)
         print(
-            f"embed ViT-B-32, {n} thread(s), batch {batch}: {wall:.1f} ms/frame wall, "
-            f"{cpu:.1f} ms/frame CPU"
+            f"embed ViT-B-32 {clip.precision}, {n} thread(s), batch {batch}: "
+            f"{wall:.1f} ms/frame wall, {cpu:.1f} ms/frame CPU"
         )
-    torch.set_num_threads(max(threads))
+    clip.threads = None
     return best
 
 
@@ -142,6 +150,56 @@ def report_video_cost(ms_per_frame: float, video: Path | None) -> None:
             f"the {cfg.time_budget:.0%} budget sets the interval to "
             f"{max(cfg.interval_s, need):.1f} s"
         )
+
+
+def make_720p(seconds: float, directory: Path) -> Path:
+    """A synthetic 1280x720 25 fps H.264 video made by bench.synth (content with scene cuts)."""
+    from bench.synth import make_video
+
+    path = directory / f"synthetic_720p_{seconds:g}s.mp4"
+    if not path.exists():
+        make_video(path, seconds, width=1280, height=720, seed=3, preset="ultrafast")
+    return path
+
+
+def bench_index_pass(video: Path, directory: Path) -> None:
+    """The index builder's pass with and without CLIP (random ViT-B-32 from a checkpoint file,
+    so the real loading path runs), projected to a 10-minute video: the per-frame embedding
+    scales with duration, the rest of the extra (model load not hidden by the pass) does not."""
+    import open_clip
+    import torch
+
+    from tools.index import measure
+    from tools.video import probe_video
+
+    duration = probe_video(video).duration_s
+    ckpt = directory / "vit-b-32-random.pt"
+    if not ckpt.exists():
+        torch.save(open_clip.create_model("ViT-B-32", pretrained=None).state_dict(), ckpt)
+    os.environ.update(LVQ_CLIP_MODEL="ViT-B-32", LVQ_CLIP_PRETRAINED=str(ckpt))
+    measure(video, progress=False, clip=False)  # warm-up: page cache, imports
+    off = timed(lambda: measure(video, progress=False, clip=False))
+    start = time.perf_counter()
+    index = measure(video, progress=False, clip=True)
+    on = time.perf_counter() - start
+    info = index.clip.info if index.clip is not None else {}
+    embed = float(info.get("embed_s", 0.0))
+    fixed = max(0.0, on - off - embed)
+    scale = VIDEO_S / duration
+    # the rest of a 10-minute video is sampled at the interval the budget settled on
+    per_frame = embed / max(1, int(info.get("frames", 0)))
+    rest = (VIDEO_S - duration) / float(info.get("final_interval_s", 2.0))
+    extra = fixed + embed + rest * per_frame
+    print(
+        f"index pass of {video.name} ({duration:.0f} s): without CLIP {off:.1f} s, with CLIP "
+        f"{on:.1f} s (embedding {embed:.1f} s, other extra {fixed:.1f} s); status "
+        f"{index.meta['clip']['status']!r}"
+    )
+    print(
+        f"  10-minute projection: index {off * scale:.0f} s, CLIP adds {extra:.0f} s "
+        f"(+{extra / (off * scale):.0%}); a fresh process also pays ~6 s to import open_clip"
+    )
+    print(f"  CLIP index: {info}")
 
 
 def bench_faiss(dim: int, sizes: list[int], queries: int) -> None:
@@ -188,6 +246,7 @@ def bench_text(clip: ClipModel, queries: int, threads: list[int]) -> None:
             clip.net.encode_text(clip.tokenizer([text]), normalize=True)
 
     for n in threads:
+        clip.threads = n
         torch.set_num_threads(n)
         for name, fn in (("trimmed", lambda t: clip.encode_text([t])), ("full 77", full)):
             cpu0 = time.process_time()
@@ -197,7 +256,7 @@ def bench_text(clip: ClipModel, queries: int, threads: list[int]) -> None:
                 f"text tower ViT-B-32 {name}, {n} thread(s): p50 {p50:.1f} ms wall, "
                 f"{cpu:.1f} ms CPU"
             )
-    torch.set_num_threads(max(threads))
+    clip.threads = None
 
 
 def bench_search(clip: ClipModel, n: int, queries: int) -> None:
@@ -224,23 +283,48 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=32, help="frames to embed per setting")
     parser.add_argument("--threads", default="1,2", help="torch thread counts to try")
-    parser.add_argument("--video", type=Path, help="a 720p file to time a bare decode of")
+    parser.add_argument("--video", type=Path, help="a 720p file: time decode and index pass")
+    parser.add_argument(
+        "--make-video",
+        type=float,
+        metavar="SECONDS",
+        help="synthesise a 720p video of this length for --video",
+    )
+    parser.add_argument("--parts", default="embed,text,faiss,search,index")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/lvq_bench_embed"))
     parser.add_argument("--sizes", default="3600,20000,100000", help="FAISS index sizes")
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--precisions", default="fp32,auto", help="image tower precisions")
     args = parser.parse_args(argv)
 
-    print(f"cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at start")
+    sys.stdout.reconfigure(line_buffering=True)  # keep the figures if the process dies at exit
+    print(
+        f"cpus {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at start, "
+        f"threads picked now: search {auto_threads()}, index pass {index_threads()}"
+    )
+    parts = set(args.parts.split(","))
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    if args.make_video:
+        args.video = make_720p(args.make_video, args.workdir)
     clip, load_s = load_vit_b32()
     print(f"ViT-B-32 created in {load_s:.1f} s (random weights; a checkpoint adds its read time)")
-    rng = np.random.default_rng(0)
-    frames = [rng.integers(0, 256, (224, 398, 3), dtype=np.uint8) for _ in range(args.frames)]
-    bench_prepare(clip, frames)
     threads = [int(t) for t in args.threads.split(",")]
-    ms = bench_embedding(clip, frames, threads)
-    report_video_cost(ms, args.video)
-    bench_text(clip, min(args.queries, 20), threads)
-    bench_faiss(clip.dim, [int(s) for s in args.sizes.split(",")], args.queries)
-    bench_search(clip, 3600, min(args.queries, 30))
+    if "embed" in parts:
+        rng = np.random.default_rng(0)
+        frames = [rng.integers(0, 256, (224, 398, 3), dtype=np.uint8) for _ in range(args.frames)]
+        bench_prepare(clip, frames)
+        for precision in args.precisions.split(","):
+            clip = with_precision(clip, precision)
+            ms = bench_embedding(clip, frames, threads)
+            report_video_cost(ms, args.video)
+    if "text" in parts:
+        bench_text(clip, min(args.queries, 20), threads)
+    if "faiss" in parts:
+        bench_faiss(clip.dim, [int(s) for s in args.sizes.split(",")], args.queries)
+    if "search" in parts:
+        bench_search(clip, 3600, min(args.queries, 30))
+    if "index" in parts and args.video is not None:
+        bench_index_pass(args.video, args.workdir)
     print(f"HNSW_MIN_VECTORS = {HNSW_MIN_VECTORS}; load average {os.getloadavg()[0]:.1f} at end")
 
 

@@ -129,13 +129,29 @@ class Weights:
     preprocess: dict[str, Any] = field(default_factory=dict)
 
 
-def clip_status(cfg: ClipConfig) -> tuple[bool, str]:
-    """(True, where the weights are) or (False, one-line reason). Reads local disk only."""
+def clip_status(cfg: ClipConfig, quick: bool = False) -> tuple[bool, str]:
+    """(True, where the weights are) or (False, one-line reason). Reads local disk only.
+
+    quick=True skips what needs open_clip imported (seconds): a pretrained tag then counts as
+    available when a weights cache exists, and is checked in full when the model loads."""
     try:
+        if quick and _tag_needs_import(cfg):
+            name = _builtin_name(cfg)
+            _require_some_cache(name, cfg)
+            return True, f"{name}/{cfg.pretrained}: a weights cache exists (checked on loading)"
         weights = resolve_weights(cfg)
     except ClipError as exc:
         return False, str(exc)
     return True, f"{cfg.model} weights from {weights.source}"
+
+
+def _tag_needs_import(cfg: ClipConfig) -> bool:
+    """Whether checking cfg needs open_clip's tag registry, and open_clip is not yet imported."""
+    return (
+        ":" not in cfg.model
+        and _checkpoint_path(cfg.pretrained) is None
+        and "open_clip" not in sys.modules
+    )
 
 
 def resolve_weights(cfg: ClipConfig) -> Weights:
@@ -192,7 +208,8 @@ def file_identity(path: Path) -> str:
     return _FILE_IDS[key]
 
 
-def _resolve_builtin(cfg: ClipConfig) -> Weights:
+def _builtin_name(cfg: ClipConfig) -> str:
+    """cfg.model as an open_clip architecture name; UnknownModel listing close ones if not."""
     name = model_key(cfg.model)
     names = _builtin_model_names()
     if name not in names:
@@ -201,6 +218,11 @@ def _resolve_builtin(cfg: ClipConfig) -> Weights:
             f"unknown CLIP model {cfg.model!r}; close matches: {', '.join(near) or 'none'} "
             "(all names: open_clip.list_models())"
         )
+    return name
+
+
+def _resolve_builtin(cfg: ClipConfig) -> Weights:
+    name = _builtin_name(cfg)
     path = _checkpoint_path(cfg.pretrained)
     if path is not None:
         if not path.is_file():

@@ -38,10 +38,11 @@ META_FILE = "clip.json"
 TIMES_FILE = "clip_times.npy"
 FAISS_FILE = "clip.faiss"
 
-# Flat (exact) search below this many vectors, HNSW above. Measured (bench/bench_embed.py, dim 512,
-# k=10, 2 shared cores): flat p50 0.33 ms at 3,600 vectors (a 2-hour video at 1 frame / 2 s),
-# 3.5-17 ms at 20,000, 56-92 ms at 100,000; HNSW (M=32) answers in ~1 ms at 20,000 with the same
-# top-1 but costs 9-30 s to build. Flat stays under ~25 ms up to about 50,000 vectors (28 hours).
+# Flat (exact) search below this many vectors, HNSW above. Measured by bench/bench_embed.py (dim
+# 512, k=10, 2 cores shared with load 6-25): flat p50 0.33-0.40 ms at 3,600 vectors (a 2-hour video
+# at 1 frame / 2 s), 3.5-31 ms at 20,000, 80 ms at 50,000, 56-106 ms at 100,000; HNSW (M=32) gives
+# the same top-1 in ~1 ms at 20,000-50,000 but takes 9-94 s to build. 50,000 vectors is 28 hours
+# of video: below that the exact search needs no build and stays near the 50 ms budget.
 HNSW_MIN_VECTORS = 50_000
 HNSW_M = 32
 HNSW_EF_SEARCH = 128
@@ -459,8 +460,9 @@ class FrameEmbedder:
             self._start_loading()
 
     def _start_loading(self) -> None:
-        """Check for weights now (fast, local); load them on a background thread."""
-        ok, reason = clip_status(self.cfg)
+        """A quick local check now (no open_clip import); the full check and the loading on a
+        background thread, overlapping the start of the index pass."""
+        ok, reason = clip_status(self.cfg, quick=True)
         if not ok:
             self._disable(reason)
             return
@@ -468,6 +470,9 @@ class FrameEmbedder:
 
     def _load(self) -> None:
         try:
+            ok, reason = clip_status(self.cfg)
+            if not ok:
+                raise ClipError(reason)
             self._clip = load_clip(self.cfg, threads=self.cfg.threads or index_threads())
         except Exception as exc:  # noqa: BLE001 - a broken model must not stop the index pass
             self._disable(str(exc) if isinstance(exc, ClipError) else f"loading failed: {exc!r}")
@@ -559,10 +564,16 @@ class FrameEmbedder:
         bisect.insort(self._picked, t)
         self._last_pick = max(self._last_pick, t)
         self._pending.append((t, frame_bgr))
-        loading = not self._ready.is_set()
-        if len(self._pending) >= self.cfg.batch_size * (BACKLOG_BATCHES if loading else 1):
+        if len(self._pending) >= self._flush_size():
             self._flush()
             self._adapt()
+
+    def _flush_size(self) -> int:
+        """Pending frames that trigger embedding: a small first batch (to learn the cost early),
+        then batch_size; many batches while the model is still loading."""
+        if not self._ready.is_set():
+            return self.cfg.batch_size * BACKLOG_BATCHES
+        return self.cfg.batch_size if self._times else min(4, self.cfg.batch_size)
 
     def _flush(self) -> None:
         """Embed the pending frames in batches (waiting for the model if it is still loading)."""
@@ -586,15 +597,19 @@ class FrameEmbedder:
         self._embed_s += self._clock() - start
 
     def _adapt(self) -> None:
-        """Widen the interval so embedding stays within time_budget x the rest of the pass."""
+        """Keep embedding within time_budget x the rest of the pass: the interval at which the
+        measured cost per frame fits the budget, or the widest one while over budget so far."""
         budget = self.cfg.time_budget
         video_s = self._last_t - self._t0
         other_s = self._clock() - self._wall0 - self._embed_s - self._load_wait_s
         if not budget or video_s <= 0 or other_s <= 0 or not self._times:
             return
+        cap = MAX_INTERVAL_FACTOR * self.cfg.interval_s
+        if self._embed_s > budget * other_s:
+            self._interval = cap
+            return
         per_frame = self._embed_s / len(self._times)
         need = per_frame * video_s / (budget * other_s)
-        cap = MAX_INTERVAL_FACTOR * self.cfg.interval_s
         self._interval = min(max(self.cfg.interval_s, need), cap)
 
     def finish(self) -> FrameIndex:

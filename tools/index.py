@@ -82,15 +82,22 @@ def _times_for(path: str, info: VideoInfo) -> np.ndarray:
 
 
 def _clip_embedder(clip: bool):
-    """A CLIP frame embedder when retrieval is wanted and its weights are here, with a status."""
+    """A CLIP frame embedder when retrieval is wanted and its weights are here, with a status.
+
+    The model loads on the embedder's own thread while decoding starts; a load failure comes
+    back as a disabled index from `finish()`, never as a failed index build.
+    """
     if not clip:
         return None, "off: disabled"
     try:
         from tools.embed import ClipConfig, FrameEmbedder, clip_status
     except ImportError as exc:  # pragma: no cover - part of the install
         return None, f"off: retrieval module unavailable ({exc})"
-    cfg = ClipConfig.from_env()
-    ok, reason = clip_status(cfg)
+    try:
+        cfg = ClipConfig.from_env()
+        ok, reason = clip_status(cfg, quick=True)
+    except ValueError as exc:  # a bad model name or setting in the environment
+        return None, f"off: {exc}"
     if not ok:
         return None, f"off: {reason}"
     try:
@@ -173,6 +180,9 @@ def measure(
     if embedder:
         try:
             clip_index = embedder.finish()
+            if not getattr(clip_index, "enabled", True):
+                clip_state = f"off: {clip_index.reason}"
+                clip_index = None
         except Exception as exc:  # noqa: BLE001 - retrieval failure must not lose the index
             clip_state = f"off: embedding failed ({exc})"
     meta = {
