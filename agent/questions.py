@@ -122,10 +122,18 @@ def distortions(text: str) -> list[Mention]:
         etype, sub = _SYNONYMS[word]
         if word == "focus" or (out and m.start() - last_end <= 1):
             last_end = m.end()  # "salt and pepper noise", "washed out colours": one name
+            if etype == "flicker" and out[-1].type == "exposure":
+                out[-1] = Mention(etype, sub, m.group(1), out[-1].pos)  # "brightness strobing"
             continue
         last_end = m.end()
         out.append(Mention(etype, sub, m.group(1), m.start()))
+    if any(m.type == "flicker" for m in out):
+        # "the brightness is strobing": brightness is what flickers, not an exposure problem
+        out = [m for m in out if not (m.type == "exposure" and m.text.lower() in _TONE_WORDS)]
     return out
+
+
+_TONE_WORDS = {"brightness", "bright", "luminance", "light", "lighting"}
 
 
 def distortion_type(text: str) -> str | None:

@@ -137,3 +137,11 @@ def test_option_claims():
     assert parse_option("E", "Good", 100.0).grade == 4
     assert parse_option("F", "About 15 seconds", 100.0).durations == [15.0]
     assert parse_question("Which part is least degraded?", [], 100.0).least
+
+
+def test_brightness_that_strobes_is_flicker_not_exposure():
+    from agent.questions import distortions
+
+    assert [m.type for m in distortions("Where is the brightness strobing?")] == ["flicker"]
+    both = distortions("Is the video too bright, or is there flicker?")
+    assert [m.type for m in both] == ["exposure", "flicker"]
