@@ -114,9 +114,10 @@ def measure(
 ) -> VideoIndex:
     """Decode the video once and measure everything (no cache involved)."""
     t0 = time.perf_counter()
+    # Before decord: torch's BLAS must be loaded first (decord-then-torch crashed a BLAS call).
+    embedder, clip_state = _clip_embedder(clip)
     info = probe_video(path)
     times = _times_for(info.path, info)
-    embedder, clip_state = _clip_embedder(clip)
     plan = plan_for(info, spatial_fps=spatial_fps, mid_fps=1.0 if embedder else None)
     shots = ShotDetector(info.fps)
     spatial: dict[int, dict[str, float]] = {}
