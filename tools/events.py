@@ -92,10 +92,6 @@ def _flip_if_framed(x, dev, ref, spec) -> tuple[float, np.ndarray]:
     return ref, dev
 
 
-def _signed(d: float, spec: SpatialSpec) -> float:
-    return (d + 180.0) % 360.0 - 180.0 if spec.signal == "hue" else d
-
-
 def _reference(x: np.ndarray, spec: SpatialSpec, typical: float) -> float:
     """The scene's normal level: its better-quality quartile for one-sided signals; for
     two-sided ones (saturation, hue) whichever of its low and high quintiles lies nearer the
@@ -108,7 +104,7 @@ def _reference(x: np.ndarray, spec: SpatialSpec, typical: float) -> float:
     if spec.direction > 0:
         return float(np.percentile(x, 25))
     if spec.signal == "hue":
-        rel = _signed_array(x - typical, spec)
+        rel = _signed(x - typical, spec)
         lo, hi = np.percentile(rel, [20, 80])
         best = lo if abs(lo) <= abs(hi) else hi
         return float(_signed(typical + best, spec))
@@ -116,7 +112,8 @@ def _reference(x: np.ndarray, spec: SpatialSpec, typical: float) -> float:
     return float(lo if abs(lo - typical) <= abs(hi - typical) else hi)
 
 
-def _signed_array(d: np.ndarray, spec: SpatialSpec) -> np.ndarray:
+def _signed(d, spec: SpatialSpec):
+    """A difference (scalar or array) wrapped to -180..180 degrees for hue, else as is."""
     return (d + 180.0) % 360.0 - 180.0 if spec.signal == "hue" else d
 
 
@@ -267,7 +264,7 @@ def _bridge_scenes(flag, x, sid, refs, dev, spec, thr) -> tuple[np.ndarray, np.n
                 run_dev = np.nanmedian(dev[a:b])
                 if not (np.isfinite(other_level) and np.isfinite(base) and np.isfinite(run_dev)):
                     continue
-                if run_dev < 1.0 * thr:
+                if run_dev < thr:
                     continue  # only a clear degradation is followed across a cut
                 other_dev = _deviation(np.array([other_level]), base, spec)[0]
                 # as far off as the run, but not wildly further (that is other content)

@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 from tools import ANALYZER_VERSION
 from tools.cache import atomic_dir, default_cache_dir, fingerprint, sweep_stale
-from tools.errors import IndexError_, VideoError
+from tools.errors import IndexError_
 from tools.events import detect_events
 from tools.model import Event, Scene, VideoInfo
 from tools.scenes import ShotDetector
@@ -36,7 +36,7 @@ from tools.signals import (
     temporal_signals,
 )
 from tools.stream import decode, plan_for
-from tools.video import frame_times, open_reader, probe_video
+from tools.video import check_path, frame_times, open_reader, probe_video
 
 META = "meta.json"
 
@@ -295,11 +295,7 @@ def get_index(
     clip: bool = True,
 ) -> VideoIndex:
     """The index of a video: from the cache when valid, else measured now and cached."""
-    p = Path(path)
-    if not p.exists():
-        raise VideoError(f"no such file: {p}")
-    if p.is_dir():
-        raise VideoError(f"is a directory, not a video file: {p}")
+    p = check_path(path)
     root = cache_dir or default_cache_dir()
     directory = index_dir(p, root)
     if not rebuild and (directory / META).exists():
