@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import tools
 from agent.cli import app
 from tools import index as index_mod
 from tools.cache import fingerprint
@@ -56,22 +55,43 @@ def test_fingerprint_follows_content_not_name(make_clip, tmp_path):
     assert fingerprint(other) != fingerprint(path)
 
 
-def test_version_change_rebuilds_and_partial_dirs_are_not_trusted(
+def test_signals_version_change_rebuilds_and_partial_dirs_are_not_trusted(
     make_clip, cache_dir, monkeypatch
 ):
     path, _ = make_clip(12.0)
     get_index(path, cache_dir=cache_dir, progress=False, clip=False)
     d = index_dir(path, cache_dir)
-    monkeypatch.setattr(tools, "ANALYZER_VERSION", "other")
-    monkeypatch.setattr(index_mod, "ANALYZER_VERSION", "other")
+    monkeypatch.setattr(index_mod, "SIGNALS_VERSION", "other")
+    monkeypatch.setattr(index_mod, "ANALYZER_VERSION", "other.x")
     with pytest.raises(IndexError_, match="version"):
         load(d)
     rebuilt = get_index(path, cache_dir=cache_dir, progress=False, clip=False)
-    assert rebuilt.meta["analyzer_version"] == "other" and not rebuilt.meta.get("cached")
+    assert rebuilt.meta["signals_version"] == "other" and not rebuilt.meta.get("cached")
     # an interrupted build leaves only a .tmp dir; the real dir without meta is not loadable
     (d / "meta.json").unlink()
     with pytest.raises(IndexError_):
         load(d)
+
+
+def test_events_version_change_rederives_without_decoding(make_clip, cache_dir, monkeypatch):
+    path, _ = make_clip(12.0)
+    first = get_index(path, cache_dir=cache_dir, progress=False, clip=False)
+    d = index_dir(path, cache_dir)
+    meta = json.loads((d / "meta.json").read_text())
+    meta.update(events_version="old", events=[], scenes=[])  # as an older detector left it
+    (d / "meta.json").write_text(json.dumps(meta))
+
+    def no_decoding(*_a, **_k):
+        raise AssertionError("decoded again")
+
+    monkeypatch.setattr(index_mod, "measure", no_decoding)
+    again = get_index(path, cache_dir=cache_dir, progress=False, clip=False)
+    assert again.meta["cached"]
+    assert [s.to_dict() for s in again.scenes] == [s.to_dict() for s in first.scenes]
+    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in first.events]
+    stored = json.loads((d / "meta.json").read_text())
+    assert stored["events_version"] == index_mod.EVENTS_VERSION
+    assert len(stored["scenes"]) == len(first.scenes)
 
 
 def test_interrupted_build_leaves_previous_index_intact(make_clip, cache_dir, monkeypatch):

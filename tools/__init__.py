@@ -3,5 +3,9 @@
 Knows nothing of language models, agents or benchmarks.
 """
 
-# Bump when measurements or detectors change: cached indexes of another version are rebuilt.
-ANALYZER_VERSION = "7"
+# Bump SIGNALS_VERSION when a measurement changes: cached indexes are decoded again.
+SIGNALS_VERSION = "7"
+# Bump EVENTS_VERSION when scene or event detection changes: cached indexes keep their signals
+# and re-derive scenes and events from them, without decoding.
+EVENTS_VERSION = "8"
+ANALYZER_VERSION = f"{SIGNALS_VERSION}.{EVENTS_VERSION}"

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from tools import ANALYZER_VERSION
+from tools import ANALYZER_VERSION, EVENTS_VERSION, SIGNALS_VERSION
 from tools.cache import atomic_dir, default_cache_dir, fingerprint, sweep_stale
 from tools.errors import IndexError_
 from tools.events import detect_events
@@ -175,8 +175,7 @@ def measure(
         )
     frames["t"] = times.astype(np.float64)
     samples = _assemble_samples(spatial, colours, times)
-    scenes = shots.scenes(times, frames.get("corr"), frames.get("diff"))
-    events = detect_events(frames, samples, scenes, info.fps)
+    scenes, events = derive(info.fps, frames, samples, shots.cuts)
     clip_index = None
     if embedder:
         try:
@@ -188,6 +187,8 @@ def measure(
             clip_state = f"off: embedding failed ({exc})"
     meta = {
         "analyzer_version": ANALYZER_VERSION,
+        "signals_version": SIGNALS_VERSION,
+        "events_version": EVENTS_VERSION,
         "build_s": round(time.perf_counter() - t0, 3),
         "plan": {"lo_size": plan.lo_size, "hi_every": plan.hi_every, "mid_every": plan.mid_every},
         "warnings": warnings,
@@ -195,6 +196,19 @@ def measure(
         "clip": {"status": clip_state},
     }
     return VideoIndex(info, frames, samples, scenes, events, meta, clip=clip_index)
+
+
+def derive(
+    fps: float,
+    frames: dict[str, np.ndarray],
+    samples: dict[str, np.ndarray],
+    raw_cuts: list[int],
+) -> tuple[list[Scene], list[Event]]:
+    """Scenes and events from measured signals and the shot detector's raw cuts (no decoding)."""
+    shots = ShotDetector(fps)
+    shots.cuts = [int(c) for c in raw_cuts]
+    scenes = shots.scenes(frames["t"], frames.get("corr"), frames.get("diff"))
+    return scenes, detect_events(frames, samples, scenes, fps)
 
 
 def _assemble_samples(
@@ -245,12 +259,15 @@ def save(index: VideoIndex, directory: Path) -> None:
 
 
 def load(directory: Path, video_path: str | None = None) -> VideoIndex:
-    """Read a stored index; IndexError_ when it is incomplete or from another analyzer version."""
+    """Read a stored index; IndexError_ when it is incomplete or its signals are from another
+    analyzer version. Scenes and events from an older detector are re-derived and stored."""
     try:
         meta = json.loads((directory / META).read_text())
     except (OSError, ValueError) as exc:
         raise IndexError_(f"no usable index in {directory}: {exc}") from None
-    if not meta.get("complete") or meta.get("analyzer_version") != ANALYZER_VERSION:
+    # Indexes of analyzer versions <= 7 carried one version number for signals and events.
+    signals_version = meta.get("signals_version", meta.get("analyzer_version"))
+    if not meta.get("complete") or signals_version != SIGNALS_VERSION:
         raise IndexError_(
             f"index in {directory} is from analyzer version {meta.get('analyzer_version')}, "
             f"this is {ANALYZER_VERSION}"
@@ -260,7 +277,10 @@ def load(directory: Path, video_path: str | None = None) -> VideoIndex:
         samples = _read_columns(directory / "samples.parquet")
     except (OSError, pa.ArrowException) as exc:
         raise IndexError_(f"damaged index in {directory}: {exc}") from None
-    info = VideoInfo(**meta.pop("info"))
+    info = VideoInfo(**meta["info"])
+    if meta.get("events_version") != EVENTS_VERSION:
+        _rederive(directory, meta, info.fps, frames, samples)
+    meta.pop("info")
     if video_path:
         info = VideoInfo(**{**info.to_dict(), "path": str(Path(video_path).resolve())})
     scenes = [Scene(**s) for s in meta.pop("scenes")]
@@ -269,6 +289,33 @@ def load(directory: Path, video_path: str | None = None) -> VideoIndex:
     if (directory / "clip").is_dir():
         index.clip = _load_clip(directory / "clip", meta)
     return index
+
+
+def _rederive(
+    directory: Path,
+    meta: dict[str, Any],
+    fps: float,
+    frames: dict[str, np.ndarray],
+    samples: dict[str, np.ndarray],
+) -> None:
+    """Run the current scene and event detectors on stored signals; rewrite meta.json atomically
+    (a failed write only means deriving again next time)."""
+    if "raw_cuts" not in meta:
+        raise IndexError_(f"index in {directory} has no raw cuts to re-derive scenes from")
+    scenes, events = derive(fps, frames, samples, meta["raw_cuts"])
+    meta.update(
+        scenes=[s.to_dict() for s in scenes],
+        events=[e.to_dict() for e in events],
+        signals_version=SIGNALS_VERSION,
+        events_version=EVENTS_VERSION,
+        analyzer_version=ANALYZER_VERSION,
+    )
+    tmp = directory / f".{META}.{os.getpid()}.tmp"
+    try:
+        tmp.write_text(json.dumps(meta, indent=1))
+        os.replace(tmp, directory / META)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def _read_columns(path: Path) -> dict[str, np.ndarray]:
