@@ -221,6 +221,13 @@ def _amount(word: str) -> float | None:
     return _NUM_WORDS.get(word)
 
 
+def _nth_part(i: float, k: int, duration: float) -> tuple[float, float] | None:
+    """The i-th (1-based) of k equal parts of the video; None when there is no such part."""
+    if not 1 <= i <= k:
+        return None
+    return (i - 1) * duration / k, i * duration / k
+
+
 def _clamp(a: float, b: float, duration: float) -> tuple[float, float]:
     a, b = max(0.0, min(a, b)), max(a, b)
     if duration > 0:
@@ -300,20 +307,14 @@ def windows(
             continue
         which, frac = m.group(1).lower(), m.group(2).lower()
         k = _FRACTIONS.get(frac, 3 if frac in ("part", "portion", "section") else 2)
-        if which in ("last", "final", "latter", "closing"):
-            i = k
-        elif which == "middle":
-            i = (k + 1) / 2 if k % 2 else None
-            if i is None:
-                add(m, d / 4, 3 * d / 4, m.group(0))
-                continue
-        elif which in ("former", "opening"):
-            i = 1
-        else:
-            i = _ORDINALS.get(which, 1)
-        if i > k:
+        if which == "middle" and k % 2 == 0:
+            add(m, d / 4, 3 * d / 4, m.group(0))
             continue
-        add(m, (i - 1) * d / k, i * d / k, m.group(0))
+        i = {"last": k, "final": k, "latter": k, "closing": k, "middle": (k + 1) / 2,
+             "former": 1, "opening": 1}.get(which) or _ORDINALS.get(which, 1)
+        part = _nth_part(i, k, d)
+        if part:
+            add(m, *part, m.group(0))
 
     # 3. "the first/last N seconds/minutes", "the last minute", "the first 10%"
     edge = re.compile(
@@ -371,9 +372,9 @@ def windows(
                 add(m, scenes[j - 1][0], scenes[j - 1][1], m.group(0))
             continue
         k = n_seg or 4
-        j = k if last else i
-        if 1 <= j <= k:
-            add(m, (j - 1) * d / k, j * d / k, m.group(0))
+        part = _nth_part(k if last else i, k, d)
+        if part:
+            add(m, *part, m.group(0))
 
     # 6. beginning / end / middle of the video
     loose = re.compile(
@@ -425,8 +426,10 @@ def windows(
 
 
 def durations(text: str) -> list[float]:
-    """Durations in seconds stated in a text ("about 5 seconds", "10-15 s" -> 12.5, "2 min")."""
-    out = []
+    """Durations in seconds stated in a text ("about 5 seconds", "10-15 s" -> 12.5, "2 min",
+    "1 minute 15 seconds" -> 75)."""
+    out: list[float] = []
+    prev_end, prev_minutes = -1, False
     for m in re.finditer(
         rf"({_NUM}|[a-z-]+)(?:\s*(?:-|–|to)\s*({_NUM}))?\s*(seconds?|secs?|s|minutes?|mins?)\b",
         text, re.IGNORECASE,
@@ -435,8 +438,14 @@ def durations(text: str) -> list[float]:
         if a is None:
             continue
         b = float(m.group(2)) if m.group(2) else a
-        scale = 60.0 if m.group(3).lower().startswith("m") else 1.0
-        out.append((a + b) / 2 * scale)
+        minutes = m.group(3).lower().startswith("m")
+        value = (a + b) / 2 * (60.0 if minutes else 1.0)
+        joined = re.fullmatch(r"\s*(?:and\s*)?", text[prev_end:m.start()]) if out else None
+        if joined and prev_minutes and not minutes:
+            out[-1] += value  # "1 minute 15 seconds": one duration
+        else:
+            out.append(value)
+        prev_end, prev_minutes = m.end(), minutes
     return out
 
 
@@ -479,7 +488,8 @@ _RULES: tuple[tuple[str, str], ...] = (
     ("temporal_relation", r"\b(before|after|precede[sd]?|follow(?:s|ed)?|order|sequence|"
      r"simultaneous\w*|same time|overlap\w*|cluster\w*|co-?occur\w*|correlat\w*|"
      r"independent\w*|which (?:distortion |artifact |event )?(?:comes|appears|occurs|happens)"
-     r" first|(?:comes|appears|occurs|happens) (?:first|earlier|later|last)|interval between|"
+     r" first|(?:comes?|appears?|occurs?|happens?) (?:first|earlier|earliest|later|latest|last)|"
+     r"interval between|"
      r"time between|gap between|consecutive\w*|temporal relation\w*|distributed)\b"),
     ("trend", r"\b(trend|improv\w*|deteriorat\w*|get(?:s|ting)? (?:worse|better)|"
      r"worsen\w*|over (?:the course of )?time|as the video (?:progresses|goes on|continues)|"
@@ -492,10 +502,14 @@ _RULES: tuple[tuple[str, str], ...] = (
      r"contributes? most)\b"),
     ("cumulative_effect", r"\b(cumulat\w*|accumulat\w*|build(?:s|ing)? up|compound\w*|"
      r"combined effect|add(?:s|ing)? up|fatigue|repeated (?:distortions|artifacts|events)|"
-     r"multiple (?:distortions|artifacts|events|degradations))\b"),
+     r"multiple (?:distortions|artifacts|events|degradations)|how many times|how often|"
+     r"how many (?:separate |distinct )?(?:distortion |quality |degradation )?(?:events|"
+     r"episodes|incidents|occurrences)|in total.*how long|how long.*in total|"
+     r"total (?:duration|time))\b"),
     ("integration", r"\b(integrat\w*|taking (?:all|everything)|considering (?:all|both|the "
      r"whole|every)|across (?:all|the (?:whole|entire|different))|all segments|both segments|"
-     r"synthesi\w*|how many (?:different |distinct )?(?:types|kinds|distortions|artifacts|"
+     r"synthesi\w*|which (?:distortion |artifact |degradation )?(?:types|kinds)|which set|"
+     r"how many (?:different |distinct )?(?:types|kinds|distortions|artifacts|"
      r"events|segments)|which (?:distortions|artifacts) (?:appear|occur)|in total)\b"),
     ("comparison", r"\b(compar\w*|more (?:severe|noticeable|obvious|disturbing|distracting|"
      r"degraded|pronounced|visible|intense)|less (?:severe|noticeable|degraded)|worse|better|"
@@ -521,6 +535,9 @@ _RULES: tuple[tuple[str, str], ...] = (
 )
 
 
+_PAIRWISE = r"\b(more|less|worse|better|milder|stronger|weaker)\b"  # "is A or B worse?"
+
+
 def question_kind(question: str, options: Sequence[str] = ()) -> str:
     """The LongVQUBench dimension a question asks about (a key of KINDS)."""
     q = question.strip()
@@ -537,9 +554,9 @@ def question_kind(question: str, options: Sequence[str] = ()) -> str:
     opt_windows = [o for o in options if windows(o, 3600.0)]
     # Options that are all times ask "when", even when the question reads "which segment".
     if options and len(opt_windows) == len(options) and re.search(
-        r"\b(when|what time|which time|at what|where|time ?stamp|locat|time range|period)\b",
-        low,
-    ):
+        r"\b(when|what time|which time|at what|where|time ?stamp|locat|time range|period|"
+        r"interval)\b", low) and not re.search(r"\b(most|least|worst|best|more|less|worse|"
+                                                r"better)\b", low):
         return "localization"
     levelled = sum(bool(_LEVEL_RE.search(o)) and not _YES.match(o) and not _NO.match(o)
                    for o in options)
@@ -548,7 +565,8 @@ def question_kind(question: str, options: Sequence[str] = ()) -> str:
         return "severity"
     for kind, pattern in _RULES:
         if re.search(pattern, low):
-            if kind == "comparison" and re.search(r"\bwhich (?:type|kind|distortion)\b", low):
+            if kind == "comparison" and re.search(r"\bwhich (?:type|kind|distortion)\b", low) \
+                    and not re.search(_PAIRWISE, low):
                 return "classification"
             if kind == "severity" and re.match(r"^\s*(is|are|does|do)\b", low) and not re.search(
                 r"\bhow\b", low
@@ -606,7 +624,7 @@ _GRADE_RE = re.compile(
 TREND_WORDS: dict[str, str] = {
     "improv": "improving", "better": "improving", "recover": "improving", "increas": "?",
     "degrad": "degrading", "deteriorat": "degrading", "worse": "degrading", "declin": "degrading",
-    "decreas": "?", "drop": "degrading", "stable": "stable", "constant": "stable",
+    "decreas": "?", "(?<!frame )drops?\\b": "degrading", "stable": "stable", "constant": "stable",
     "consistent": "stable", "unchanged": "stable", "steady": "stable", "same": "stable",
     "no (?:significant |obvious )?change": "stable", "fluctuat": "fluctuating",
     "vari": "fluctuating", "up and down": "fluctuating", "inconsistent": "fluctuating",
@@ -658,7 +676,8 @@ def _trend_of(text: str) -> str | None:
 def parse_option(letter: str, text: str, duration_s: float, n_segments: int | None = None,
                  scenes: Sequence[tuple[float, float]] | None = None) -> Option:
     """The facts one option text claims (times, types, level, grade, trend, yes/no)."""
-    lv = [LEVEL_WORDS[m.group(1).lower()] for m in _LEVEL_RE.finditer(text)]
+    bare = re.fullmatch(r"\s*(yes|no)\W*", text, re.I)  # a bare "No" claims no level
+    lv = [] if bare else [LEVEL_WORDS[m.group(1).lower()] for m in _LEVEL_RE.finditer(text)]
     gr = [GRADE_WORDS[m.group(1).lower()] for m in _GRADE_RE.finditer(text)]
     return Option(
         letter=letter,

@@ -145,11 +145,13 @@ def cmd_scale(work: Path) -> list[dict]:
     return rows
 
 
-def cmd_detect(work: Path, seeds: list[int], level: int, minutes: float, workers: int) -> dict:
+def cmd_detect(
+    work: Path, seeds: list[int], level: int, minutes: float, workers: int, clean: int = 3
+) -> dict:
     from bench.detection import CASES, case_plan, make_cases, score_case
     from tools.index import get_index
 
-    rows = case_plan(minutes * 60, seeds, level=level)
+    rows = case_plan(minutes * 60, seeds, level=level, clean_per_seed=clean)
     manifests = make_cases(rows, work / "detect", minutes * 60, workers=workers)
     per: dict[str, list] = {}
     ious: list[float] = []
@@ -196,6 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", default="1,2")
     ap.add_argument("--level", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--clean", type=int, default=3, help="clean videos per seed (detect)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
@@ -205,7 +208,7 @@ def main(argv: list[str] | None = None) -> None:
         res = cmd_scale(args.work)
     else:
         seeds = [int(s) for s in args.seeds.split(",")]
-        res = cmd_detect(args.work, seeds, args.level, args.minutes or 3, args.workers)
+        res = cmd_detect(args.work, seeds, args.level, args.minutes or 3, args.workers, args.clean)
     if args.json:
         args.json.write_text(json.dumps(res, indent=1))
     console.print_json(json.dumps(res))

@@ -287,6 +287,13 @@ def load_items(path: str | os.PathLike[str]) -> tuple[list[Item], list[RecordErr
     return items, errors
 
 
+def _umask() -> int:
+    """The process umask (read by setting it and putting it back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_items(path: str | os.PathLike[str], items: Iterable[Item]) -> int:
     """Write items as JSON Lines atomically (temp file then rename); returns the count."""
     target = Path(path)
@@ -298,6 +305,7 @@ def write_items(path: str | os.PathLike[str], items: Iterable[Item]) -> int:
             for item in items:
                 fh.write(item.model_dump_json() + "\n")
                 n += 1
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a written file follows the umask
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -310,6 +310,17 @@ def _overlap(e: dict[str, Any], w: tuple[float, float]) -> float:
     return max(0.0, min(e["end_s"], w[1]) - max(e["start_s"], w[0]))
 
 
+def _covered(events: Sequence[dict[str, Any]]) -> float:
+    """Seconds covered by at least one event (overlapping events counted once)."""
+    total, end = 0.0, float("-inf")
+    for e in sorted(events, key=lambda e: e["start_s"]):
+        a, b = max(e["start_s"], end), e["end_s"]
+        if b > a:
+            total += b - a
+        end = max(end, b)
+    return total
+
+
 def _level(severity: float) -> float:
     """Severity 0..1 to the option scale: 0 none, 1 mild .. 3 severe."""
     return 0.0 if severity <= 0 else 1.0 + 2.0 * min(max((severity - 0.25) / 0.5, 0.0), 1.0)
@@ -460,7 +471,7 @@ class _Rules:
         evs = self.evs(self.q.type, self.window())
         low = self.q.text.lower()
         if any(o.durations for o in self.q.options) and ("long" in low or "duration" in low):
-            total = sum(e["end_s"] - e["start_s"] for e in self.events)
+            total = _covered(self.events)
             return self.best(lambda o: -abs(o.durations[0] - total) if o.durations else None)
         if "how many" in low:
             return self._count()
@@ -503,7 +514,7 @@ class _Rules:
         if any(o.numbers for o in opts) and "how many" in self.q.text.lower():
             return self._count()
         if any(o.durations for o in opts):
-            total = sum(e["end_s"] - e["start_s"] for e in self.events)
+            total = _covered(self.events)
             return self.best(lambda o: -abs(o.durations[0] - total) if o.durations else None)
         seen = {e["type"] for e in self.events}
         if sum(bool(o.types) for o in opts) >= 2:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import pytest
 from pydantic import ValidationError
@@ -139,6 +141,16 @@ def test_write_then_load_round_trip(tmp_path) -> None:
     assert items[0].original == {"anything": [1, 2, {"x": None}]}
     assert "answer" not in path.read_text()
     assert [p.name for p in path.parent.iterdir()] == ["items.jsonl"]  # no temp file left
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_written_items_follow_the_umask(tmp_path, umask) -> None:
+    old = os.umask(umask)
+    try:
+        write_items(tmp_path / "items.jsonl", [Item.model_validate(_mcq())])
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "items.jsonl").stat().st_mode) == 0o666 & ~umask
 
 
 def test_bad_lines_are_reported_and_skipped(tmp_path) -> None:

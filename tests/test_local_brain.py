@@ -67,7 +67,7 @@ def test_classification(idx, tmp_path):
 
 
 def test_severity_levels(tmp_path):
-    for sev, want in ((0.3, "A"), (0.55, "B"), (0.9, "C")):
+    for sev, want in ((0.3, "A"), (0.55, "A"), (0.75, "B"), (0.95, "B"), (1.0, "C")):
         i = make_index(events=[Event("blur", 60, 75, sev, 5.0, "softness")])
         assert ask(i, "How severe is the blur?", ["Mild", "Moderate", "Severe"],
                    tmp_path).choice == want
@@ -95,9 +95,12 @@ def test_dominant_factor_and_overall(idx, tmp_path):
     clean = ask(make_index(), "How would you rate the overall quality?",
                 ["Excellent", "Good", "Fair", "Poor"], tmp_path)
     assert clean.choice == "A"
-    heavy = make_index(events=[Event("blur", 0, 200, 0.9, 9.0, "softness")])
+    heavy = make_index(events=[Event("blur", 0, 200, 1.0, 9.0, "softness")])
     assert ask(heavy, "How would you rate the overall quality?",
                ["Excellent", "Good", "Fair", "Poor"], tmp_path).choice == "D"
+    moderate = make_index(events=[Event("blur", 0, 200, 0.8, 9.0, "softness")])
+    assert ask(moderate, "How would you rate the overall quality?",
+               ["Excellent", "Good", "Fair", "Poor"], tmp_path).choice == "C"
 
 
 def test_trend_and_stability(tmp_path):
@@ -151,3 +154,123 @@ def test_only_brief_candidates_mean_none(tmp_path):
                                 Event("blur", 107, 118, 1.0, 8.0, "softness")])
     merged = ask(pieces, "When does blur occur?", tmp_path=tmp_path)
     assert [(s.start_s, s.end_s) for s in merged.segments] == [(100.0, 118.0)]
+
+
+# A CQR-like video: three distortions, plus what detectors add around them: a co-firing
+# detector (jitter inside the noise), a weaker one taking over as the blur ends, a brief spike.
+MULTI = [Event("noise", 20, 35, 0.9, 9.0, "grain"), Event("jitter", 22, 30, 0.9, 2.0, "shake"),
+         Event("blur", 80, 95, 0.6, 5.0, "softness"), Event("sharpening", 95, 99, 0.3, 2.0, "halo"),
+         Event("flicker", 140, 155, 0.4, 9.0, "brightness oscillation"),
+         Event("exposure", 170, 172, 0.5, 4.0, "too bright")]
+DURATIONS = ["About 15 seconds", "About 30 seconds", "About 45 seconds", "About 1 minute"]
+
+
+@pytest.fixture
+def multi():
+    return make_index(events=MULTI)
+
+
+@pytest.mark.parametrize(("question", "options", "choice"), [
+    ("Adding up all the distorted stretches, how long does the degradation last in total?",
+     DURATIONS, "C"),
+    ("In total, for roughly how long is the picture degraded over the whole video?",
+     ["About 30 seconds", "About 1 minute", "About 1 minute 15 seconds", "About 2 minutes"], "A"),
+    ("How many separate distortion events accumulate over the course of the video?",
+     ["Two", "Three", "Four", "Five"], "B"),
+    ("How many times does the viewer run into a quality degradation during the video?",
+     ["Three", "Four", "Five", "Six"], "A"),
+    ("How many different types of distortion appear across the video?",
+     ["One", "Two", "Three", "Four"], "C"),
+    ("Which distortion types appear in the video?",
+     ["Noise and blur", "Noise, blur and flicker", "Noise, jitter, blur, flicker and halos",
+      "Blur and flicker"], "B"),
+])
+def test_totals_count_distinct_stretches(multi, tmp_path, question, options, choice):
+    assert ask(multi, question, options, tmp_path).choice == choice
+
+
+def test_order_uses_the_main_type_of_each_stretch(multi, tmp_path):
+    assert ask(multi, "In what order do the jitter and the flicker occur?",
+               ["The flicker comes first, then the jitter", "They occur at the same time",
+                "The jitter comes first, then the flicker"], tmp_path).choice == "C"
+    assert ask(multi, "Which of these degradations appears latest in the video?",
+               ["Blur", "Flicker", "Noise"], tmp_path).choice == "B"
+    assert ask(multi, "Does the flicker occur before the blur?", ["Yes", "No"],
+               tmp_path).choice == "B"
+
+
+@pytest.mark.parametrize(("question", "choice"), [
+    ("Is the flicker from 2:20 to 2:35 milder than the noise between 0:20 and 0:35?", "A"),
+    ("Is the flicker from 2:20 to 2:35 more severe than the noise between 0:20 and 0:35?", "B"),
+    ("Is the noise between 0:20 and 0:35 more severe than the blur in the interval 1:20-1:35?",
+     "A"),
+])
+def test_comparison_weighs_each_window_for_its_own_type(multi, tmp_path, question, choice):
+    assert ask(multi, question, ["Yes", "No"], tmp_path).choice == choice
+
+
+def test_comparison_of_named_types(multi, tmp_path):
+    assert ask(multi, "Which distortion is more severe: the flicker or the blur?",
+               ["Flicker", "Gaussian blur"], tmp_path).choice == "B"
+
+
+def test_detection_ignores_an_event_running_over_the_window_edge(tmp_path):
+    i = make_index(events=[Event("noise", 150.2, 168.5, 0.6, 7.0, "impulse")])
+    assert ask(i, "Does the video show impulse noise between 2:45 and 3:00?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    assert ask(i, "Does the video show impulse noise between 2:30 and 2:45?", ["Yes", "No"],
+               tmp_path).choice == "A"
+
+
+@pytest.mark.parametrize("question", [
+    "Overall, is this video free of visible quality problems?",
+    "Does this video contain visible quality problems?",
+])
+def test_overall_yes_no_follows_the_question_polarity(multi, tmp_path, question):
+    clean = "free of" in question
+    assert ask(make_index(), question, ["No", "Yes"], tmp_path).choice == ("B" if clean else "A")
+    assert ask(multi, question, ["No", "Yes"], tmp_path).choice == ("A" if clean else "B")
+
+
+def test_overall_grade_from_the_impaired_share(multi, tmp_path):
+    grades = ["Excellent", "Good", "Fair", "Poor"]
+    q = "How would you rate the overall picture quality of this video?"
+    assert ask(multi, q, grades, tmp_path).choice == "B"  # 45 s of 200 s impaired
+    half = make_index(events=[Event("flicker", a, a + 15, 1.0, 9.0, "") for a in
+                              range(10, 200, 30)])
+    assert ask(half, q, grades, tmp_path).choice == "C"
+
+
+STABILITY = ["Stable throughout, with no noticeable change",
+             "Mostly stable, with one or two isolated drops",
+             "Fluctuates repeatedly between good and poor quality",
+             "Changes gradually in one direction"]
+
+
+@pytest.mark.parametrize(("events", "choice"), [
+    ([], "A"),
+    ([Event("blur", 60, 100, 0.9, 5.0, "softness")], "B"),
+    ([Event("flicker", a, a + 15, 0.9, 5.0, "") for a in (15, 60, 105, 150)], "C"),
+    ([Event("noise", 70, 110, 0.3, 5.0, "grain"), Event("noise", 110, 150, 0.6, 5.0, "grain"),
+      Event("noise", 150, 200, 1.0, 5.0, "grain")], "D"),
+])
+def test_stability_options(tmp_path, events, choice):
+    i = make_index(events=events)
+    assert ask(i, "How stable is the viewing quality throughout the video?", STABILITY,
+               tmp_path).choice == choice
+
+
+def test_a_clear_signal_without_an_event_still_counts(tmp_path):
+    i = make_index()  # no events at all, but the noise signal jumps in 60-75 s
+    ts = i.samples["t"]
+    i.samples["noise"][(ts >= 60) & (ts < 75)] = 20.0
+    assert ask(i, "Does the video show shot noise between 1:00 and 1:15?", ["Yes", "No"],
+               tmp_path).choice == "A"
+    assert ask(i, "Does the video show shot noise between 2:00 and 2:15?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    assert ask(i, "How severe is the shot noise from 1:00 to 1:15?",
+               ["Mild", "Moderate", "Severe"], tmp_path).choice == "B"
+    blur = make_index()  # blur has no such bar: its scores swing with the scene's content
+    blur.samples["sharpness"][(ts >= 60) & (ts < 75)] = 3.0
+    assert ask(blur, "Is there any blur from 1:00 to 1:15?", ["Yes", "No"],
+               tmp_path).choice == "B"

@@ -121,6 +121,22 @@ def test_subtypes_and_longest_match():
         ("Why does the flicker reduce viewing comfort?", [], "open"),
         ("Explain the quality problems of this video.", [], "open"),
         ("What is the man wearing?", ["A hat", "A coat"], "out_of_scope"),
+        ("In total, for roughly how long is the picture degraded over the whole video?",
+         ["About 15 seconds", "About 30 seconds"], "cumulative_effect"),
+        ("How many times does the viewer run into a quality degradation during the video?",
+         ["Three", "Four"], "cumulative_effect"),
+        ("Which distortion types appear in the video?", ["Blur and noise", "Blur"],
+         "integration"),
+        ("Which of these degradations appears latest in the video?", ["Blur", "Flicker"],
+         "temporal_relation"),
+        ("Which of these degradations occurs earliest?", ["Blur", "Flicker"],
+         "temporal_relation"),
+        ("Which distortion is more severe: the low contrast or the speckled noise?",
+         ["Contrast reduction", "Speckle noise"], "comparison"),
+        ("During which interval is the out-of-focus blur visible?",
+         ["0:15 - 0:30", "1:00 - 1:15"], "localization"),
+        ("Which of these intervals shows the most severe degradation?",
+         ["0:15 - 0:30", "1:00 - 1:15"], "comparison"),
         ("How loud is the audio?", [], "out_of_scope"),
     ],
 )
@@ -136,6 +152,11 @@ def test_option_claims():
     assert parse_option("D", "It gradually gets worse", 100.0).trend == "degrading"
     assert parse_option("E", "Good", 100.0).grade == 4
     assert parse_option("F", "About 15 seconds", 100.0).durations == [15.0]
+    assert parse_option("G", "About 1 minute 15 seconds", 100.0).durations == [75.0]
+    assert parse_option("H", "1 min and 30 s, then 2 minutes", 100.0).durations == [90.0, 120.0]
+    assert parse_option("I", "No", 100.0).level is None  # a bare no is not "no severity"
+    assert parse_option("J", "Frame drops", 100.0).trend is None
+    assert parse_option("K", "The quality drops sharply", 100.0).trend == "degrading"
     assert parse_question("Which part is least degraded?", [], 100.0).least
 
 

@@ -15,7 +15,7 @@ from tools.model import Event, Scene, VideoInfo
 
 def make_index(duration: float = 200.0, events: list[Event] | None = None,
                fps: float = 25.0) -> VideoIndex:
-    """A VideoIndex from synthetic arrays: flat signals, sharpness dips under blur events."""
+    """A VideoIndex from synthetic arrays: flat signals, sharpness and detail dip under blur."""
     n = int(duration * fps)
     t = np.arange(n) / fps
     frames = {"t": t, "luma": np.full(n, 100.0), "contrast": np.full(n, 40.0),
@@ -24,7 +24,8 @@ def make_index(duration: float = 200.0, events: list[Event] | None = None,
     m = len(ts)
     samples = {"t": ts, "frame": (ts * fps).astype(int), "sharpness": np.full(m, 300.0),
                "noise": np.full(m, 2.0), "impulse": np.zeros(m), "blockiness": np.ones(m),
-               "grid": np.ones(m), "halo": np.full(m, 5.0), "black": np.full(m, 10.0),
+               "grid": np.ones(m), "halo": np.full(m, 5.0), "detail": np.full(m, 0.3),
+               "black": np.full(m, 10.0),
                "white": np.full(m, 240.0), "contrast_range": np.full(m, 230.0),
                "saturation": np.full(m, 80.0), "hue_x": np.full(m, 0.1),
                "hue_y": np.full(m, 0.05)}
@@ -32,6 +33,7 @@ def make_index(duration: float = 200.0, events: list[Event] | None = None,
     for e in events:
         if e.type == "blur":
             samples["sharpness"][(ts >= e.start_s) & (ts < e.end_s)] = 30.0
+            samples["detail"][(ts >= e.start_s) & (ts < e.end_s)] = 0.1
         if e.type == "flicker":
             sel = (t >= e.start_s) & (t < e.end_s)
             frames["luma"][sel] = 100 + 40 * (np.arange(sel.sum()) % 2)

@@ -30,14 +30,15 @@ def test_uniform_prompt_is_the_b2_prompt():
 
 
 def fake_samples(blur=(), noise=(), n=36, duration=180.0):
-    """Samples of a clean video with sharpness collapsed at `blur` times and noise raised at
-    `noise` times (small natural spread elsewhere)."""
+    """Samples of a clean video with sharpness and detail collapsed at `blur` times and noise
+    raised at `noise` times (small natural spread elsewhere)."""
     rng = np.random.default_rng(0)
     t = (np.arange(n) + 0.5) * duration / n
     sig = {
         "sharpness": 400 * np.exp(rng.normal(0, 0.1, n)), "noise": 2 + rng.normal(0, .05, n),
         "impulse": np.full(n, 1e-4), "blockiness": np.ones(n), "grid": np.ones(n),
-        "halo": 8 + rng.normal(0, .2, n), "black": 10 + rng.normal(0, 1, n),
+        "halo": 8 + rng.normal(0, .2, n), "detail": 0.3 * np.exp(rng.normal(0, 0.03, n)),
+        "black": 10 + rng.normal(0, 1, n),
         "white": np.full(n, 240.0), "contrast_range": 200 + rng.normal(0, 3, n),
         "saturation": 90 + rng.normal(0, 2, n), "hue_x": np.full(n, 0.3),
         "hue_y": np.full(n, 0.1), "luma": np.full(n, 120.0),
@@ -45,6 +46,7 @@ def fake_samples(blur=(), noise=(), n=36, duration=180.0):
     for a, b in blur:
         sel = (t >= a) & (t < b)
         sig["sharpness"][sel] = 15.0
+        sig["detail"][sel] = 0.1
     for a, b in noise:
         sel = (t >= a) & (t < b)
         sig["noise"][sel] = 25.0
@@ -76,6 +78,18 @@ def test_sample_evidence_finds_runs_of_departing_frames():
 def test_rules_answer_from_sampled_frames(question, options, want):
     s = fake_samples(blur=[(60, 75)], noise=[(150, 165)])
     assert rules_answer(s, question, options).choice == want
+
+
+def test_rules_total_duration_counts_overlapping_events_once():
+    evs = [{"type": "noise", "start_s": 60.0, "end_s": 75.0},
+           {"type": "jitter", "start_s": 62.0, "end_s": 72.0},
+           {"type": "blur", "start_s": 150.0, "end_s": 165.0}]
+    assert tracks._covered(evs) == 30.0
+    s = fake_samples(noise=[(60, 75), (150, 165)])
+    assert rules_answer(s, "Adding up all the distorted stretches, how long does the "
+                        "degradation last in total?",
+                        ["About 15 seconds", "About 30 seconds", "About 1 minute 15 seconds"]
+                        ).choice == "B"
 
 
 def test_rules_clean_video_and_temporal_blindness():

@@ -10,6 +10,7 @@ stutter), fast brightness oscillation that is not a cut (flicker), and jerky glo
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,11 @@ from tools.model import Event, Scene
 
 # An event is reported when its severity reaches this (0..1); weaker ones are dropped.
 REPORT_SEVERITY = 0.3
+# A deviation that lasts less than SHORT_S must be clearly visible (SHORT_SEVERITY) to count:
+# brief mild swings are what content does (a cloud, a pan, a face turning), while a
+# degradation is either persistent or strong. Repeated frames are exact and exempt.
+SHORT_S = 6.0
+SHORT_SEVERITY = 0.5
 
 
 @dataclass(frozen=True)
@@ -32,21 +38,39 @@ class SpatialSpec:
     full_delta: float  # deviation that counts as severity 1
     log: bool = True
     offset: float = 0.0
+    # When a scene steps between two levels, its better side is the reference, unless fine
+    # detail fell with it there (blur and compression lower measured noise, halo and
+    # blocking too): then that side is the degradation and the other one is the reference.
+    step_guard: bool = False
+    # No step reference at all (noise: blur, compression and noise itself all move the detail
+    # ratio, so no guard can tell which side is clean): the better-quality quartile only.
+    step: bool = True
+    # A second signal that must move the same way by at least this factor (log) in the event,
+    # against the rest of its scenes: a ratio can swing on a featureless picture, where the
+    # amount of detail cannot, and there blur is not visible anyway.
+    confirm: tuple[str, float] | None = None
 
 
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain later ones away
     SpatialSpec("exposure", "too bright", "black", +1, 18.0, 120.0, log=False),
     SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.5), np.log(4.0)),
-    SpatialSpec("noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3),
-    SpatialSpec("noise", "impulse", "impulse", +1, 0.0015, 0.05, log=False),
+    SpatialSpec(
+        "noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3, step=False
+    ),
+    SpatialSpec("noise", "impulse", "impulse", +1, 0.0015, 0.05, log=False, step=False),
     SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35), np.log(3.0)),
     SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0)),
     SpatialSpec(
         "colour", "oversaturation", "saturation", +1, np.log(1.3), np.log(3.0), offset=20.0
     ),
     SpatialSpec("colour", "hue shift", "hue", 0, 20.0, 90.0, log=False),
-    SpatialSpec("blur", "softness", "sharpness", -1, np.log(1.7), np.log(8.0), offset=1.0),
-    SpatialSpec("sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0),
+    SpatialSpec(
+        "blur", "softness", "detail", -1, np.log(1.15), np.log(1.6), offset=0.01,
+        confirm=("sharpness", np.log(1.25)),
+    ),
+    SpatialSpec(
+        "sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0, step_guard=True
+    ),
 )
 
 
@@ -92,17 +116,33 @@ def _flip_if_framed(x, dev, ref, spec) -> tuple[float, np.ndarray]:
     return ref, dev
 
 
-def _reference(x: np.ndarray, spec: SpatialSpec, typical: float) -> float:
-    """The scene's normal level: its better-quality quartile for one-sided signals; for
-    two-sided ones (saturation, hue) whichever of its low and high quintiles lies nearer the
+def _reference(
+    x: np.ndarray, spec: SpatialSpec, typical: float, detail: np.ndarray | None = None
+) -> float:
+    """The scene's normal level. One-sided signals: when the scene steps from one level to
+    another, the better side of the step if better than its better-quality quartile (so a
+    degradation covering most of a scene still has the clean rest as reference; see
+    SpatialSpec.step_guard for `detail`, the scene's log detail ratio); else that quartile.
+    Two-sided ones (saturation, hue): whichever of the low and high quintiles lies nearer the
     video's typical level, so a shift covering most of a scene is not taken as its normal."""
-    x = x[np.isfinite(x)]
+    ok = np.isfinite(x)
+    x = x[ok]
     if len(x) == 0:
         return float("nan")
-    if spec.direction < 0:
-        return float(np.percentile(x, 75))
-    if spec.direction > 0:
-        return float(np.percentile(x, 25))
+    if spec.direction != 0:
+        q = float(np.percentile(x, 75 if spec.direction < 0 else 25))
+        split = _step_split(x, spec) if spec.step else None
+        if split is None:
+            return q
+        k, left, right = split
+        better_left = spec.direction * (left - right) < 0
+        if spec.step_guard and detail is not None:
+            d = detail[ok]
+            d_better, d_worse = (d[:k], d[k:]) if better_left else (d[k:], d[:k])
+            if np.nanmedian(d_worse) - np.nanmedian(d_better) > np.log(1.15):
+                return right if better_left else left  # the better side is a smoothed one
+        best = left if better_left else right
+        return max(q, best) if spec.direction < 0 else min(q, best)
     if spec.signal == "hue":
         rel = _signed(x - typical, spec)
         lo, hi = np.percentile(rel, [20, 80])
@@ -110,6 +150,24 @@ def _reference(x: np.ndarray, spec: SpatialSpec, typical: float) -> float:
         return float(_signed(typical + best, spec))
     lo, hi = np.percentile(x, [20, 80])
     return float(lo if abs(lo - typical) <= abs(hi - typical) else hi)
+
+
+def _step_split(x: np.ndarray, spec: SpatialSpec, min_side: int = 4):
+    """(split index, left median, right median) when the series is best split in two at one
+    point (largest mean difference weighted by the sides' sizes) and the sides differ by more
+    than the spec's smallest deviation; None otherwise."""
+    n = len(x)
+    if n < 2 * min_side:
+        return None
+    # 3-sample median first, so single outliers do not place the step.
+    y = np.median(np.lib.stride_tricks.sliding_window_view(np.pad(x, 1, mode="edge"), 3), axis=1)
+    c = np.cumsum(y)
+    k = np.arange(min_side, n - min_side + 1)
+    left = c[k - 1] / k
+    right = (c[-1] - c[k - 1]) / (n - k)
+    best = int(k[np.argmax(np.abs(left - right) * np.sqrt(k * (n - k) / n))])
+    lo, hi = float(np.median(x[:best])), float(np.median(x[best:]))
+    return (best, lo, hi) if abs(lo - hi) > spec.min_delta else None
 
 
 def _signed(d, spec: SpatialSpec):
@@ -167,6 +225,7 @@ def _spatial_events(
         return [], none
     explained = none if explained is None else explained
     x = _series(samples, spec)
+    detail = np.log(samples["detail"].astype(np.float64) + 0.01) if "detail" in samples else None
     if spec.signal == "hue":
         weak = np.hypot(samples["hue_x"], samples["hue_y"]) < 0.035
         x = np.where(weak, np.nan, x)
@@ -179,7 +238,7 @@ def _spatial_events(
         base = sel & ~explained
         if base.sum() < 3:
             continue
-        refs[s] = _reference(x[base], spec, typical)
+        refs[s] = _reference(x[base], spec, typical, detail[base] if detail is not None else None)
         dev[sel] = _deviation(x[sel], refs[s], spec)
         if spec.direction == 0:
             refs[s], dev[sel] = _flip_if_framed(x[sel], dev[sel], refs[s], spec)
@@ -193,7 +252,7 @@ def _spatial_events(
     thr = max(spec.min_delta, 3.0 * sigma)
     flag = _smooth_mask((np.nan_to_num(dev, nan=0.0) > thr) & ~explained)
     flag, dev = _bridge_scenes(flag, x, sid, refs, dev, spec, thr)
-    flag = _sandwich(flag, sid, t)
+    flag, dev = _sandwich(flag, dev, x, sid, refs, t, spec, thr)
     flag &= ~explained
     step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
     events = []
@@ -204,7 +263,7 @@ def _spatial_events(
         d = dev[a:b][flag[a:b]]
         level = float(np.median(d[np.isfinite(d)])) if np.isfinite(d).any() else 0.0
         sev = _severity(level, spec)
-        if sev < REPORT_SEVERITY:
+        if sev < REPORT_SEVERITY or not _confirmed(samples, spec, flag, sid, a, b):
             continue
         covered[a:b] = True
         raw = samples[spec.signal][a:b] if spec.signal in samples else x[a:b]
@@ -228,6 +287,25 @@ def _spatial_events(
     return events, covered
 
 
+def _confirmed(samples, spec: SpatialSpec, flag, sid, a: int, b: int) -> bool:
+    """Does the spec's confirming signal differ the same way between the run [a, b) and the
+    unflagged rest of one of the scenes it touches? (True when there is nothing to compare.)"""
+    if spec.confirm is None or spec.confirm[0] not in samples:
+        return True
+    name, factor = spec.confirm
+    y = np.log(np.maximum(samples[name].astype(np.float64), 0) + 1.0)
+    checked = False
+    for k in np.unique(sid[a:b]):
+        inside = y[a:b][(sid[a:b] == k) & np.isfinite(y[a:b])]
+        outside = y[(sid == k) & ~flag & np.isfinite(y)]
+        if len(outside) < 3 or len(inside) == 0:
+            continue
+        checked = True
+        if spec.direction * (np.median(inside) - np.median(outside)) >= factor:
+            return True
+    return not checked
+
+
 def _baseline_raw(spec, refs, sid, a, b) -> float:
     vals = [refs[k] for k in np.unique(sid[a:b]) if np.isfinite(refs[k])]
     r = vals[0] if vals else float("nan")
@@ -248,16 +326,20 @@ def _merge_runs(runs: list[tuple[int, int]], t: np.ndarray, gap_s: float) -> lis
 
 def _bridge_scenes(flag, x, sid, refs, dev, spec, thr) -> tuple[np.ndarray, np.ndarray]:
     """Extend a run that reaches a cut over the next scene when that whole scene is at least
-    as far from the run's own scene baseline as the run is (a degradation spanning the cut).
+    as far from the run's own scene baseline as the run is (a degradation spanning the cut),
+    and that scene has no baseline of its own (too short) or is the first or last one.
     Bridged samples get their deviation measured against that baseline."""
     flag, dev = flag.copy(), dev.copy()
     n = len(flag)
+    n_scenes = int(sid.max()) + 1 if n else 0
     for _ in range(4):
         changed = False
         for a, b in _runs(flag):
             for edge, nxt in ((b - 1, b), (a, a - 1)):
                 if not (0 <= nxt < n) or sid[nxt] == sid[edge] or flag[nxt]:
                     continue
+                if np.isfinite(refs[sid[nxt]]) and 0 < sid[nxt] < n_scenes - 1:
+                    continue  # judged on its own baseline; whole middle scenes: _sandwich
                 base = refs[sid[edge]]
                 other = sid == sid[nxt]
                 other_level = np.nanmedian(x[other]) if np.isfinite(x[other]).any() else np.nan
@@ -284,18 +366,24 @@ def _bridge_scenes(flag, x, sid, refs, dev, spec, thr) -> tuple[np.ndarray, np.n
     return flag, dev
 
 
-def _sandwich(flag: np.ndarray, sid: np.ndarray, t: np.ndarray, max_gap_s: float = 30.0):
+def _sandwich(flag, dev, x, sid, refs, t, spec, thr, max_gap_s: float = 30.0):
     """Join a run that ends at a cut with a later run that starts at a cut when only whole
-    scenes lie between them: one degradation covering those scenes entirely (whose level a
-    scene-relative baseline cannot see) is far likelier than two stopping at cuts by chance."""
-    flag = flag.copy()
+    scenes lie between them and those scenes sit as far from the first run's baseline as a
+    degradation would: one degradation covering them entirely (whose level a scene-relative
+    baseline cannot see) is far likelier than two stopping at cuts by chance."""
+    flag, dev = flag.copy(), dev.copy()
     runs = _runs(flag)
     for (_, b0), (a1, _) in zip(runs[:-1], runs[1:], strict=True):
         ends_at_cut = b0 < len(sid) and sid[b0] != sid[b0 - 1]
         starts_at_cut = a1 > 0 and sid[a1] != sid[a1 - 1]
-        if ends_at_cut and starts_at_cut and t[a1] - t[b0 - 1] <= max_gap_s:
+        if not (ends_at_cut and starts_at_cut and t[a1] - t[b0 - 1] <= max_gap_s):
+            continue
+        base = refs[sid[b0 - 1]]
+        between = _deviation(x[b0:a1], base, spec)
+        if np.isfinite(base) and np.nanmedian(between) >= thr:
             flag[b0:a1] = True
-    return flag
+            dev[b0:a1] = between
+    return flag, dev
 
 
 # ---------------------------------------------------------------- temporal
@@ -367,12 +455,9 @@ def _rolling(x: np.ndarray, width: int, fn=np.nanmean) -> np.ndarray:
     half = width // 2
     pad = np.concatenate([np.full(half, np.nan), x, np.full(width - half - 1, np.nan)])
     view = np.lib.stride_tricks.sliding_window_view(pad, width)
-    with np.errstate(all="ignore"):
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            return fn(view, axis=1)
+    with warnings.catch_warnings():  # all-NaN windows give NaN, as intended
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return fn(view, axis=1)
 
 
 def _near_cut(n: int, scenes: list[Scene], reach: int = 3) -> np.ndarray:
@@ -496,4 +581,25 @@ def detect_events(
         events.extend(found)
         if spec.type in explained:
             explained[spec.type] |= covered
-    return sorted(events, key=lambda e: (e.start_s, e.type))
+    return sorted(_convincing(events), key=lambda e: (e.start_s, e.type))
+
+
+def _convincing(events: list[Event], gap_s: float = 2.0) -> list[Event]:
+    """Drop brief mild events. Pieces of one type that follow each other within `gap_s` (a
+    degradation split at cuts) count as one span."""
+    keep = []
+    for kind in {e.type for e in events}:
+        same = sorted((e for e in events if e.type == kind), key=lambda e: e.start_s)
+        if kind in ("frame_drop", "stutter"):
+            keep.extend(same)
+            continue
+        chains: list[list[Event]] = []
+        for e in same:
+            if chains and e.start_s - max(x.end_s for x in chains[-1]) <= gap_s:
+                chains[-1].append(e)
+            else:
+                chains.append([e])
+        for chain in chains:
+            span = max(x.end_s for x in chain) - chain[0].start_s
+            keep.extend(e for e in chain if span >= SHORT_S or e.severity >= SHORT_SEVERITY)
+    return keep

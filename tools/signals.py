@@ -3,10 +3,13 @@
 Temporal signals (every frame, small grey image): mean luminance, contrast, frame-to-frame
 difference, global motion from integral projections. Spatial signals (a few frames a second,
 native resolution so the 8x8 coding grid and fine detail survive): sharpness, noise, impulse
-noise, blockiness, halo (over-sharpening), clipping; colour from the small colour frame.
+noise, blockiness, halo (over-sharpening), detail ratio (blur); tone and colour from the small
+colour frame.
 """
 
 from __future__ import annotations
+
+import math
 
 import cv2
 import numpy as np
@@ -22,6 +25,7 @@ SAMPLE_SIGNALS: tuple[str, ...] = (
     "blockiness",
     "grid",
     "halo",
+    "detail",
     "black",
     "white",
     "contrast_range",
@@ -30,7 +34,9 @@ SAMPLE_SIGNALS: tuple[str, ...] = (
     "hue_y",
 )
 
-_IMMERKAER_I = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], dtype=np.float32)
+# Immerkaer's 3x3 noise kernel [[1,-2,1],[-2,4,-2],[1,-2,1]] is this second difference in x and y.
+_SECOND_DIFF = np.array([1, -2, 1], dtype=np.float32)
+_SQUARE3 = np.ones((3, 3), np.uint8)
 
 
 def _phase_motion(g: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -64,19 +70,21 @@ def temporal_signals(gray: np.ndarray, prev: np.ndarray | None) -> dict[str, np.
     motion_x/y the global translation (in small-frame pixels) by phase correlation and
     motion_conf the strength of its peak (low when there is no single global motion).
     """
-    g = gray.astype(np.float32)
-    luma = g.mean(axis=(1, 2))
-    contrast = g.std(axis=(1, 2))
-    first = (prev if prev is not None else gray[0]).astype(np.float32)
-    before = np.concatenate([first[None], g[:-1]])
-    diff = np.abs(g - before).mean(axis=(1, 2))
+    n, h, w = gray.shape
+    # The chunk behind the frame before it, as float: frame i's predecessor is seq[i].
+    seq = np.empty((n + 1, h, w), dtype=np.float32)
+    seq[0] = prev if prev is not None else gray[0]
+    seq[1:] = gray
+    g, before = seq[1:], seq[:-1]
+    means, stds = seq.mean(axis=(1, 2)), seq.std(axis=(1, 2))
+    luma, contrast = means[1:], stds[1:]
+    diff = cv2.absdiff(g.reshape(-1, w), before.reshape(-1, w)).reshape(n, h, w).mean(axis=(1, 2))
     # Structural similarity to the previous frame, blind to brightness and contrast changes:
     # a cut breaks it, a tone change (exposure, colour, flicker) does not.
-    za = (g - luma[:, None, None]) / np.maximum(contrast, 1e-3)[:, None, None]
-    bm, bs = before.mean(axis=(1, 2)), before.std(axis=(1, 2))
-    zb = (before - bm[:, None, None]) / np.maximum(bs, 1e-3)[:, None, None]
-    corr = (za * zb).mean(axis=(1, 2))
-    motion = _phase_motion(g, first)
+    z = seq - means[:, None, None]
+    z /= np.maximum(stds, 1e-3)[:, None, None]
+    corr = (z[1:] * z[:-1]).mean(axis=(1, 2))
+    motion = _phase_motion(g, seq[0])  # windows its inputs in place: keep it last
     mx, my, mr = motion[:, 0], motion[:, 1], motion[:, 2]
     if prev is None:
         diff[0], corr[0], mx[0], my[0], mr[0] = np.nan, 1.0, 0.0, 0.0, 1.0
@@ -99,17 +107,16 @@ def sharpness(gray: np.ndarray) -> float:
 
 def noise_sigma(gray: np.ndarray) -> float:
     """Immerkaer's noise estimate on the flatter half of the picture (edges excluded)."""
-    resp = cv2.convertScaleAbs(cv2.filter2D(gray, cv2.CV_16S, _IMMERKAER_I))
+    resp = cv2.convertScaleAbs(cv2.sepFilter2D(gray, cv2.CV_16S, _SECOND_DIFF, _SECOND_DIFF))
     local = cv2.blur(resp, (7, 7))
-    cut = float(np.median(local[::4, ::4]))
-    mask = cv2.compare(local, cut, cv2.CMP_LE)
-    return float(np.sqrt(np.pi / 2.0) * cv2.mean(resp, mask=mask)[0] / 6.0)
+    mask = cv2.compare(local, _median(local[::4, ::4]), cv2.CMP_LE)
+    return float(np.sqrt(np.pi / 2.0) * _masked_mean(resp, mask, empty=0.0) / 6.0)
 
 
 def impulse_fraction(gray: np.ndarray) -> float:
     """Share of isolated outlier pixels (salt-and-pepper): far from their 3x3 median."""
-    med = cv2.medianBlur(gray, 3)
-    return float((cv2.absdiff(gray, med) > 60).mean())
+    outliers = cv2.compare(cv2.absdiff(gray, cv2.medianBlur(gray, 3)), 60, cv2.CMP_GT)
+    return cv2.countNonZero(outliers) / gray.size
 
 
 def _grid_ratio(profile: np.ndarray, period: int) -> tuple[float, int]:
@@ -119,7 +126,7 @@ def _grid_ratio(profile: np.ndarray, period: int) -> tuple[float, int]:
         return 1.0, 0
     phase = profile[:n].reshape(-1, period).mean(axis=0)
     best = int(np.argmax(phase))
-    rest = np.delete(phase, best).mean()
+    rest = np.concatenate((phase[:best], phase[best + 1 :])).mean()
     return float(phase[best] / max(rest, 1e-6)), best
 
 
@@ -134,26 +141,68 @@ def blockiness(gray: np.ndarray) -> tuple[float, float]:
     # Diffs between column 7|8 sit at index 7, 15, ...: phase 7 of an 8-grid.
     px8 = dx[: (len(dx) // 8) * 8].reshape(-1, 8).mean(axis=0)
     py8 = dy[: (len(dy) // 8) * 8].reshape(-1, 8).mean(axis=0)
-    b8 = 0.5 * (px8[7] / max(np.delete(px8, 7).mean(), 1e-6)) + 0.5 * (
-        py8[7] / max(np.delete(py8, 7).mean(), 1e-6)
-    )
-    scale = max(1, gray.shape[0] // 90)
+    b8 = 0.5 * (px8[7] / max(px8[:7].mean(), 1e-6)) + 0.5 * (py8[7] / max(py8[:7].mean(), 1e-6))
+    return float(b8), _best_grid(dx, dy, max(1, gray.shape[0] // 90))
+
+
+def _best_grid(dx: np.ndarray, dy: np.ndarray, scale: int) -> float:
+    """Largest min(x ratio, y ratio) over grid periods 3..39 x `scale`, at least 1.0.
+
+    A period too long for either profile has ratio 1.0 there and cannot raise the maximum,
+    nor can a period whose y ratio is already below it: both are skipped unmeasured.
+    """
     best = 1.0
-    for period in range(3 * scale, 40 * scale, scale):
-        rx, _ = _grid_ratio(dx, period)
+    for period in range(3 * scale, min(40 * scale, min(len(dx), len(dy)) // 4 + 1), scale):
         ry, _ = _grid_ratio(dy, period)
+        if ry <= best:
+            continue
+        rx, _ = _grid_ratio(dx, period)
         best = max(best, min(rx, ry))
-    return float(b8), float(best)
+    return float(best)
 
 
 def halo(gray: np.ndarray) -> float:
     """Ringing/overshoot next to strong edges, as over-sharpening leaves (unsharp-mask halos)."""
-    smooth = cv2.blur(gray, (5, 5))
-    detail = cv2.absdiff(gray, smooth)
-    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    cut = max(24.0, float(np.percentile(grad[::4, ::4], 90)))
-    mask = cv2.compare(grad, cut, cv2.CMP_GT)
-    return float(cv2.mean(detail, mask=mask)[0]) if cv2.countNonZero(mask) else float("nan")
+    detail = cv2.absdiff(gray, cv2.blur(gray, (5, 5)))
+    grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, _SQUARE3)
+    cut = max(24.0, _percentiles(grad[::4, ::4], (90,))[0])
+    return _masked_mean(detail, cv2.compare(grad, cut, cv2.CMP_GT), empty=float("nan"))
+
+
+def _masked_mean(img: np.ndarray, mask: np.ndarray, empty: float) -> float:
+    """cv2.mean(img, mask)[0] of a uint8 image, to the bit, without its slow masked path."""
+    n = cv2.countNonZero(mask)
+    return cv2.sumElems(cv2.bitwise_and(img, mask))[0] * (1.0 / n) if n else empty
+
+
+def _order_stats(img: np.ndarray, ks: list[int]) -> list[int]:
+    """The k-th smallest values (0-based) of a uint8 image, from one histogram."""
+    hist = cv2.calcHist([np.ascontiguousarray(img)], [0], None, [256], [0, 256])
+    return np.searchsorted(np.cumsum(hist.ravel().astype(np.int64)), ks, side="right").tolist()
+
+
+def _median(img: np.ndarray) -> float:
+    """np.median of a uint8 image, to the bit."""
+    half = img.size // 2
+    if img.size % 2:
+        return float(_order_stats(img, [half])[0])
+    a, b = _order_stats(img, [half - 1, half])
+    return (a + b) / 2
+
+
+def _percentiles(img: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """np.percentile(img, qs) of a uint8 image (linear interpolation), to the bit."""
+    last = img.size - 1
+    pos = [last * (q / 100) for q in qs]
+    lows = [min(math.floor(p), last) for p in pos]
+    ranks = sorted({*lows, *(min(i + 1, last) for i in lows)})
+    at = dict(zip(ranks, _order_stats(img, ranks), strict=True))
+    out = []
+    for p, i in zip(pos, lows, strict=True):
+        a, b, t = at[i], at[min(i + 1, last)], p - i
+        # numpy's _lerp: from below under t = 0.5, from above from there.
+        out.append(float(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)))
+    return out
 
 
 def colour(bgr_small: np.ndarray) -> tuple[float, float, float]:
@@ -163,6 +212,24 @@ def colour(bgr_small: np.ndarray) -> tuple[float, float, float]:
     s = hsv[..., 1].astype(np.float32)
     w = s / 255.0
     return float(s.mean()), float((w * np.cos(h)).mean()), float((w * np.sin(h)).mean())
+
+
+def _lap_var(gray: np.ndarray) -> float:
+    _, std = cv2.meanStdDev(cv2.Laplacian(gray, cv2.CV_16S, ksize=3))
+    return float(std[0, 0] ** 2)
+
+
+def detail_ratio(gray: np.ndarray) -> float:
+    """Fine-to-coarse detail: Laplacian energy at half size over that at quarter size.
+
+    A spectral slope rather than an amount: blur removes the finer band first, so the ratio
+    falls, while content with little detail, or a change of brightness or contrast, scales
+    both bands alike. Measured below native size, where coding noise does not dominate.
+    """
+    h, w = gray.shape
+    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    quarter = cv2.resize(half, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    return _lap_var(half) / max(_lap_var(quarter), 1e-3)
 
 
 def spatial_signals(gray: np.ndarray) -> dict[str, float]:
@@ -175,13 +242,14 @@ def spatial_signals(gray: np.ndarray) -> dict[str, float]:
         "blockiness": b8,
         "grid": grid,
         "halo": halo(gray),
+        "detail": detail_ratio(gray),
     }
 
 
 def colour_signals(bgr_small: np.ndarray) -> dict[str, float]:
     """Tone and colour of one small BGR frame: black/white points, range, saturation, hue."""
     small_gray = cv2.cvtColor(bgr_small, cv2.COLOR_BGR2GRAY)
-    p1, p99 = np.percentile(small_gray[::2, ::2], [1, 99])
+    p1, p99 = _percentiles(small_gray[::2, ::2], (1, 99))
     sat, hx, hy = colour(bgr_small)
     return {
         "black": float(p1),

@@ -210,7 +210,7 @@ def signal_summary(index: Any, start_s: float, end_s: float) -> dict[str, Any]:
                      "video": _r(_nanmedian(x), nd)}
 
     if len(s.get("t", [])):
-        for name in ("sharpness", "noise", "blockiness", "halo", "contrast_range",
+        for name in ("sharpness", "detail", "noise", "blockiness", "halo", "contrast_range",
                      "saturation", "black", "white"):
             if name in s:
                 put(name, s[name].astype(np.float64), s["t"])

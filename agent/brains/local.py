@@ -16,22 +16,44 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
+from agent.brains.stretches import (
+    Stretch,
+    Timeline,
+    brief_limit,
+    lasting_pieces,
+    pattern,
+    profile,
+    split_lasting,
+    stretch_types,
+    stretches,
+    total_s,
+)
 from agent.context import RunContext
-from agent.questions import TYPE_NAMES, Option, Question, parse_question
+from agent.questions import TYPE_NAMES, Mention, Option, Question, Window, parse_question
 from agent.timefmt import hms
 from agent.trace import text_of
 from tools.timeline import equal_segments
 
-# Continuous severity (0..1) to the 0 (none) .. 3 (severe) scale of option words.
-MILD, SEVERE = 0.4, 0.7
+# How an event's severity (0..1) reads on the mild / moderate / severe scale of option words.
+# The detectors saturate early: a mild distortion already scores 0.3-0.6, a moderate one
+# 0.6-1.0, and only a saturated 1.0 reads as severe (calibrated on the NDQA dev sets).
+MILD, SEVERE = 0.6, 0.99
+# A window's type score (>= 1: as strong as a reportable event) this high is clearly outside
+# what clean windows reach, so the type counts as present even when no event was reported.
+# Types whose scores swing with scene content (blur, exposure, colour) have no such bar.
+PROBE_SCORES: dict[str, float] = {"noise": 3.0, "compression": 2.5, "sharpening": 2.5,
+                                  "jitter": 2.5, "flicker": 1.0, "frame_drop": 0.5,
+                                  "stutter": 0.5}
 # "When" answers keep events at least this fraction of the worst one's severity.
 WEAK_FRACTION = 0.5
-MERGE_GAP_S = 5.0  # detector pieces of one event closer than this are one span
-# Spans shorter than this are "brief candidates", named but not answered with: a scene's
-# content can trip a detector for a moment, a real degradation lasts. Temporal artifacts
-# (a strobe, a freeze) can be genuinely short.
-BRIEF_S: dict[str, float] = {"flicker": 1.0, "frame_drop": 1.0, "stutter": 1.0}
-BRIEF_DEFAULT_S = 3.0
+# An event is "in" a window when it fills at least this share of the window, or has at least
+# this share of itself inside: an event that only runs over the window's edge is not in it.
+IN_WINDOW_SHARE = 0.3
+IN_EVENT_SHARE = 1 / 3
+# Overall grade from the severity-weighted share of the viewing time that is impaired
+# (1 excellent .. 5): nothing impaired is excellent, up to a third good, most of it poor.
+GRADE_CUTS = ((0.3, 4.0), (0.7, 3.0))  # (share at most, grade); beyond: 2 (poor)
+LEVEL_WEIGHTS = (0.25, 0.6, 1.0)  # impairment weight of a mild, moderate, severe stretch
 WHOLE = re.compile(r"\b(throughout|entire|whole (?:video|clip)|all the time|from start to "
                    r"finish|the whole time|everywhere|all (?:segments|parts))\b", re.I)
 
@@ -64,10 +86,21 @@ def level_of(severity: float | None) -> float:
     """Severity 0..1 of the worst event to the option scale (0 none, 1 mild .. 3 severe)."""
     if severity is None or severity <= 0:
         return 0.0
-    return 1.0 + 2.0 * min(max((severity - 0.25) / 0.5, 0.0), 1.0)
+    return 1.0 if severity < MILD else 2.0 if severity < SEVERE else 3.0
+
+
+def probed_level(etype: str | None, data: dict[str, Any] | None) -> float:
+    """The level (0 none, 1 mild, 2 moderate) a find_events window score shows for a type
+    that has no event there: 0 unless the score is clearly outside the clean range."""
+    bar = PROBE_SCORES.get(etype or "")
+    score = float((data or {}).get("signal_score") or 0.0)
+    if bar is None or score < bar:
+        return 0.0
+    return 2.0 if score >= 1.5 * bar else 1.0
 
 
 def level_word(severity: float) -> str:
+    """A severity 0..1 in words: none, mild, moderate or severe."""
     if severity <= 0:
         return "none"
     return "mild" if severity < MILD else "moderate" if severity < SEVERE else "severe"
@@ -199,6 +232,9 @@ class LocalBrain:
             if q.window:
                 steps.append(("measure_window", _window_args(q.window, duration, True)))
         elif k == "comparison":
+            pairs = _typed_windows(q)
+            if pairs and len(opt_wins) < 2:  # "is the X at A worse than the Y at B?"
+                steps += [("find_events", _typed_args(m, w, duration)) for m, w in pairs]
             wins = opt_wins if len(opt_wins) >= 2 else [
                 [w.start_s, w.end_s] for w in q.windows] if len(q.windows) >= 2 else []
             if not wins and not any(o.types for o in q.options):
@@ -320,7 +356,7 @@ class LocalBrain:
 
     def _localization(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         found, data = self._found(q, ev, ctx.duration_s)
-        groups, brief = _lasting(_groups(found))
+        groups, brief = split_lasting(found)
         top = max((g["severity"] for g in groups), default=0.0)
         evs = [g for g in groups if g["severity"] >= WEAK_FRACTION * top]  # the clear ones
         weak = [g for g in groups if g not in evs] + brief
@@ -338,18 +374,8 @@ class LocalBrain:
             else:
                 choice = self._none_option(q)
             if choice is None:
-                cmp = ev.get("compare_windows")
-                if cmp:
-                    order = cmp.get("worst_first", [])
-                    wins = cmp.get("windows", [])
-                    for i in order:
-                        span = (wins[i]["start_s"], wins[i]["end_s"])
-                        choice = next((o.letter for o, sp in opts if sp and
-                                       abs(sp[0] - span[0]) < 0.5 and abs(sp[1] - span[1]) < 0.5),
-                                      None)
-                        if choice:
-                            break
-                    conf = 0.3
+                choice = _worst_option(ev.get("compare_windows"), opts)
+                conf = 0.3
         if evs:
             text = f"{what.capitalize()} occurs " + "; ".join(
                 f"from {hms(e['start_s'])} to {hms(e['end_s'])} (severity {e['severity']:.2f})"
@@ -368,11 +394,14 @@ class LocalBrain:
 
     def _detection(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         found, data = self._found(q, ev, ctx.duration_s)
-        evs, brief = _lasting(found)
+        evs, brief = split_lasting(found)
         if q.window and q.window.point:  # an instant: the event must cover it (with a margin)
             mid = 0.5 * (q.window.start_s + q.window.end_s)
             evs = [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
-        present = bool(evs)
+        elif q.window:  # a window: the event must be in it, not only run over its edge
+            evs = [e for e in evs if _in_window(e, q.window)]
+        probed = not evs and q.window is not None and probed_level(q.type, data) > 0
+        present = bool(evs) or probed
         what, where = self._what(q), self._where(q, ctx.duration_s)
         choice = self._yes_no(q, present)
         if choice is None and q.options:
@@ -380,7 +409,11 @@ class LocalBrain:
                 choice, _ = self._by_type(q, _type_load(evs), _subtypes(evs))
             else:
                 choice = self._none_option(q)
-        if present:
+        if probed:
+            text = (f"Yes: {what} is present {where}, below the event threshold: its signal "
+                    f"score there is {data.get('signal_score', 0):.2f}, far above what clean "
+                    "windows reach.")
+        elif present:
             text = f"Yes: {what} is present {where}: " + "; ".join(_ev_line(e) for e in evs[:5])
         else:
             text = f"No: no {what} was detected {where}{_score_note(data, q.type)}."
@@ -390,7 +423,11 @@ class LocalBrain:
                 "confidence": 0.8 if present else 0.5 if brief else 0.7}
 
     def _classification(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        if _type_sets(q):
+            return self._aggregate(q, ev, ctx)
         evs, _ = self._found(replace(q, types=[]), ev, ctx.duration_s)
+        if not q.window:  # the whole video: what a viewer would name, not passing spikes
+            evs = [s.primary for s in stretches(evs)] or evs
         load = _type_load(evs)
         where = self._where(q, ctx.duration_s)
         if not evs:
@@ -416,19 +453,21 @@ class LocalBrain:
                 "confidence": conf}
 
     def _severity(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        low = q.text.lower()
+        if re.search(r"\bhow (?:many|often)\b", low) and any(o.numbers for o in q.options):
+            return self._aggregate(q, ev, ctx)
         evs, data = self._found(q, ev, ctx.duration_s)
+        if q.window and not q.window.point:
+            evs = [e for e in evs if _in_window(e, q.window)] or evs
         what = self._what(q)
         worst = max((e["severity"] for e in evs), default=0.0)
+        level = level_of(worst) if evs else probed_level(q.type, data)
         total = sum(e["end_s"] - e["start_s"] for e in evs)
-        low = q.text.lower()
         choice, conf = None, 0.55
         if re.search(r"\bhow long|duration|last\b", low) and any(o.durations for o in q.options):
             choice = _nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
-        elif re.search(r"\bhow (many|often)\b", low) and any(o.numbers for o in q.options):
-            choice = _nearest(q.options, lambda o: o.numbers[0] if o.numbers else None,
-                              float(len(evs)))
         elif any(o.level is not None for o in q.options):
-            choice = _nearest(q.options, lambda o: o.level, level_of(worst))
+            choice = _nearest(q.options, lambda o: o.level, level)
         elif any(o.grade is not None for o in q.options):
             choice = _nearest(q.options, lambda o: o.grade, 5.0 - level_of(worst) * 1.2)
         if not evs and choice is None:
@@ -441,6 +480,10 @@ class LocalBrain:
             if zoom:
                 text += f" Close look: {zoom.get('summary', '')}."
             conf = 0.6
+        elif level > 0:
+            text = (f"The {what} {self._where(q, ctx.duration_s)} stays below the event "
+                    f"threshold but clearly shows{_score_note(data, q.type)}: it is "
+                    f"{'moderate' if level >= 2 else 'mild'}.")
         else:
             text = (f"No {what} was detected {self._where(q, ctx.duration_s)}"
                     f"{_score_note(data, q.type)}, so its severity is none.")
@@ -448,28 +491,14 @@ class LocalBrain:
                 "confidence": conf}
 
     def _comparison(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        cmp = ev.get("compare_windows")
-        evs = ev.all_events()
-        if q.type:
-            evs = [e for e in evs if e["type"] == q.type]
         opts = [(o, _option_span(o, ctx.duration_s)) for o in q.options]
-        what = self._what(q)
-        # Options naming distortion types: the heaviest (or lightest) type.
         if q.options and sum(bool(o.types) for o in q.options) >= 2 and not all(
                 sp for _, sp in opts):
-            load = _type_max(ev.all_events())
-            if q.least:
-                present = {o.types[0].type for o in q.options if o.types}
-                inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in present}
-                choice, conf = self._by_type(q, inv)
-            else:
-                choice, conf = self._by_type(q, load)
-            top = max(load, key=load.get) if load else None
-            text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
-                    + f" (severity {load[top]:.2f})." if top else
-                    "No distortion was detected, so none is more severe.")
-            return {"answer": text, "choice": choice, "confidence": conf,
-                    "segments": self._segments(evs)}
+            return self._compare_types(q, ev)
+        pairs = _typed_windows(q)
+        if pairs and sum(bool(sp) for _, sp in opts) < 2:
+            return self._compare_typed_windows(q, ev, ctx, pairs)
+        cmp = ev.get("compare_windows")
         if not cmp:
             return self._generic(q, ev, ctx)
         wins = cmp.get("windows", [])
@@ -484,9 +513,8 @@ class LocalBrain:
                            and abs(sp[1] - span[1]) < 0.6), None)
             if choice is None and len(q.windows) >= 2:  # yes/no about "A worse than B?"
                 first_worse = order[0] == 0 if not q.least else order[0] != 0
-                claim_less = bool(re.search(r"\b(less|better|milder|weaker|fewer)\b", q.text,
-                                            re.I))
-                choice = self._yes_no(q, first_worse != claim_less)
+                choice = self._yes_no(q, first_worse != _claims_less(q.text))
+        what = self._what(q)
         same = len(wins) >= 2 and all(
             w["worst_severity"] == wins[0]["worst_severity"] and
             abs(w["impairment"] - wins[0]["impairment"]) < 1e-3 for w in wins)
@@ -504,37 +532,80 @@ class LocalBrain:
         return {"answer": text, "choice": choice, "segments": segs,
                 "confidence": 0.45 if same else 0.75}
 
+    def _compare_types(self, q: Question, ev: Evidence) -> dict[str, Any]:
+        """Options naming distortion types: the one whose lasting events are worst (or least)."""
+        lasting = split_lasting(ev.all_events())[0]
+        load = _type_max(lasting or ev.all_events())
+        if q.least:
+            present = {o.types[0].type for o in q.options if o.types}
+            inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in present}
+            choice, conf = self._by_type(q, inv)
+        else:
+            choice, conf = self._by_type(q, load)
+        top = max(load, key=load.get) if load else None
+        text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
+                + f" (severity {load[top]:.2f})." if top else
+                "No distortion was detected, so none is more severe.")
+        return {"answer": text, "choice": choice, "confidence": conf,
+                "segments": self._segments([e for e in lasting if e["type"] == top])}
+
+    def _compare_typed_windows(self, q: Question, ev: Evidence, ctx: RunContext,
+                               pairs: list[tuple[Mention, Window]]) -> dict[str, Any]:
+        """"Is the X at A more severe than the Y at B?": each window for its own type."""
+        found = []
+        for m, w in pairs[:2]:
+            data = ev.get("find_events", _typed_args(m, w, ctx.duration_s))
+            evs = [e for e in split_lasting((data or {}).get("events") or [])[0]
+                   if _in_window(e, w)]
+            worst = max((e["severity"] for e in evs), default=0.0)
+            score = float((data or {}).get("signal_score") or 0.0)
+            found.append((worst, score, m, w, evs))
+        (sa, ca, *_, ea), (sb, cb, *_, eb) = found
+        first_worse = (sa, ca) > (sb, cb)  # the signal score breaks a tie of severities
+        choice = self._yes_no(q, first_worse != _claims_less(q.text))
+        text = "; ".join(f"{TYPE_NAMES.get(m.type, m.type)} {hms(w.start_s)}-{hms(w.end_s)}: "
+                         f"worst severity {s:.2f} (signal score {c:.2f})"
+                         for s, c, m, w, _ in found)
+        worse = found[0] if first_worse else found[1]
+        text = (f"The {TYPE_NAMES.get(worse[2].type, worse[2].type)} is the more severe: "
+                f"{text}.")
+        return {"answer": text, "choice": choice, "segments": self._segments(ea + eb),
+                "confidence": 0.6 if sa != sb else 0.4}
+
     def _temporal_relation(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        evs = ev.all_events()
-        facts = _relations(evs, ctx.duration_s)
-        text = _timeline_text(evs)
+        tl = Timeline(ev.all_events())
+        text = _timeline_text([s.to_event() for s in tl.stretches] or tl.events)
         choice, conf = None, 0.5
         if q.options:
             if all(o.types for o in q.options) and re.search(
                     r"\b(first|earlie\w*|last|latest|later|final)\b", q.text, re.I):
                 late = bool(re.search(r"\b(last|latest|later|final)\b", q.text, re.I))
-                order = sorted(evs, key=lambda e: e["start_s"], reverse=late)
-                for e in order:
-                    choice = next((o.letter for o in q.options if o.types[0].type == e["type"]),
-                                  None)
-                    if choice:
-                        break
+                pick = tl.earliest((o.types[0].type for o in q.options), late)
+                choice = next((o.letter for o in q.options if o.types[0].type == pick), None)
             else:
-                claim = _claim_truth(q.text, q.types, evs, facts)
+                claim = _claim(q.text, q.types, tl, ctx.duration_s)
                 if claim is not None and any(o.yes or o.no for o in q.options):
                     choice = self._yes_no(q, claim)
                 else:
-                    scores = [(_claim_truth(o.text, o.types or q.types, evs, facts), o)
+                    scores = [(_claim(o.text, o.types or q.types, tl, ctx.duration_s), o)
                               for o in q.options]
                     trues = [o for s, o in scores if s is True]
                     if trues:
                         choice, conf = trues[0].letter, 0.6 if len(trues) == 1 else 0.35
-        return {"answer": text, "choice": choice, "segments": self._segments(evs),
+        return {"answer": text, "choice": choice, "segments": self._segments(tl.events),
                 "confidence": conf}
 
+    def _course(self, ev: Evidence, ctx: RunContext) -> tuple[str, list[float], list[Stretch]]:
+        """The video's quality pattern, its impairment profile and its degraded stretches."""
+        evs = ev.all_events()
+        found = stretches(evs)
+        n = 6 if ctx.duration_s >= 120 else 4
+        prof = profile(lasting_pieces(evs), 0.0, ctx.duration_s, n)
+        return pattern(found, prof, ctx.duration_s), prof, found
+
     def _trend(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        cmp = ev.get("compare_windows") or {}
-        measured, detail = _trend_of(cmp)
+        kind, prof, found = self._course(ev, ctx)
+        measured = "stable" if kind == "occasional" else kind
         choice = None
         if q.options:
             claimed = _claimed_trend(q.text)
@@ -542,71 +613,112 @@ class LocalBrain:
                 choice = self._yes_no(q, claimed == measured)
             else:
                 choice = next((o.letter for o in q.options if o.trend == measured), None)
-                if choice is None and measured == "fluctuating":
-                    choice = next((o.letter for o in q.options if o.trend == "stable"), None) \
-                        if detail["std"] < 12 else None
-        text = f"The quality is {measured} over the video: {detail['text']}."
+        text = (f"The quality is {measured} over the video: impairment by part "
+                + ", ".join(f"{p:.2f}" for p in prof) + f" (0 clean .. 1 severe, in order); "
+                f"{len(found)} degraded stretch(es).")
         return {"answer": text, "choice": choice, "confidence": 0.6,
-                "segments": self._segments(ev.all_events())}
+                "segments": self._segments([s.to_event() for s in found])}
 
     def _stability(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        cmp = ev.get("compare_windows") or {}
-        evs = ev.all_events()
-        inst, detail = _instability(cmp, evs, ctx.duration_s)
+        kind, prof, found = self._course(ev, ctx)
         choice = None
         if q.options:
-            if any(o.yes or o.no for o in q.options) and not any(o.trend for o in q.options
-                                                                 if not (o.yes or o.no)):
+            if any(o.yes or o.no for o in q.options) and not any(
+                    _stability_claim(o.text) for o in q.options if not (o.yes or o.no)):
                 asks_unstable = bool(re.search(r"\b(unstable|instabil|fluctuat|vary|varies|"
                                                r"inconsisten|change)", q.text, re.I))
-                stable = inst <= 1.25
+                stable = kind == "stable"
                 choice = self._yes_no(q, (not stable) if asks_unstable else stable)
             else:
-                choice = _nearest(q.options, _option_instability, inst)
-        word = ["stable", "mostly stable with occasional drops", "fluctuating",
-                "highly unstable"][int(round(min(inst, 3)))]
-        text = f"The viewing quality is {word}: {detail}."
+                want = "drifting" if kind in ("degrading", "improving") else kind
+                choice = next((o.letter for o in q.options if _stability_claim(o.text) == want),
+                              None)
+        words = {"stable": "stable", "occasional": "mostly stable with isolated drops",
+                 "fluctuating": "fluctuating", "degrading": "changing gradually (worse)",
+                 "improving": "changing gradually (better)"}
+        text = (f"The viewing quality is {words[kind]}: {len(found)} degraded stretch(es) "
+                f"covering {total_s(found):.0f} s of {ctx.duration_s:.0f} s; impairment by part "
+                + ", ".join(f"{p:.2f}" for p in prof) + ".")
         return {"answer": text, "choice": choice, "confidence": 0.55,
-                "segments": self._segments(evs)}
+                "segments": self._segments([s.to_event() for s in found])}
 
     def _overall(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        evs = ev.all_events()
-        grade, detail = _grade(ev, evs, ctx.duration_s)
+        found = stretches(ev.all_events())
+        grade, detail = _grade(found, ctx.duration_s)
         choice = None
         if q.options:
-            if any(o.grade is not None for o in q.options):
+            if any(o.yes or o.no for o in q.options) and not any(
+                    o.grade is not None for o in q.options):
+                clean_claim = bool(re.search(r"\b(free of|clean|without|no (?:visible |"
+                                             r"noticeable )?(?:quality )?(?:problems?|issues?|"
+                                             r"distortions?))\b", q.text, re.I))
+                choice = self._yes_no(q, (not found) if clean_claim else bool(found))
+            elif any(o.grade is not None for o in q.options):
                 choice = _nearest(q.options, lambda o: o.grade, grade)
             elif any(o.level is not None for o in q.options):
                 choice = _nearest(q.options, lambda o: o.level, max(0.0, 5.0 - grade) * 0.75)
         names = ["", "bad", "poor", "fair", "good", "excellent"]
         text = f"Overall quality is {names[int(round(min(max(grade, 1), 5)))]}: {detail}."
         return {"answer": text, "choice": choice, "confidence": 0.5,
-                "segments": self._segments(evs)}
+                "segments": self._segments([s.to_event() for s in found])}
 
     def _dominant_factor(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         evs = ev.all_events()
         if q.window:
             evs = [e for e in evs if e["end_s"] > q.window.start_s and e["start_s"] <
                    q.window.end_s]
-        load = _type_load(evs)
+        found = stretches(evs)
+        load = stretch_types(found)
         if not load:
             return {"answer": "No distortion was detected, so no factor dominates: the quality "
                               "is stable at the video's baseline.",
                     "choice": self._none_option(q), "confidence": 0.5}
         top = max(load, key=load.get)
-        choice, conf = self._by_type(q, load, _subtypes(evs))
+        mains = [s.primary for s in found]
+        choice, conf = self._by_type(q, load, _subtypes(mains))
         share = load[top] / sum(load.values())
         text = (f"The dominant factor is {TYPE_NAMES.get(top, top)} ({share:.0%} of the "
-                f"severity-weighted time of all events): "
-                + "; ".join(_ev_line(e) for e in evs if e["type"] == top)[:600] + ".")
+                f"severity-weighted time of all degraded stretches): "
+                + "; ".join(_ev_line(e) for e in mains if e["type"] == top)[:600] + ".")
         return {"answer": text, "choice": choice, "confidence": conf,
-                "segments": self._segments([e for e in evs if e["type"] == top])}
+                "segments": self._segments([e for e in mains if e["type"] == top])}
 
     def _cumulative_effect(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        return self._generic(q, ev, ctx)
+        return self._aggregate(q, ev, ctx)
 
     def _integration(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        return self._generic(q, ev, ctx)
+        return self._aggregate(q, ev, ctx)
+
+    def _aggregate(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+        """Totals over the distinct degraded stretches: their time, their number, their types."""
+        evs = ev.all_events()
+        if q.window:
+            evs = [e for e in evs if _in_window(e, q.window)]
+        if q.type:
+            evs = [e for e in evs if e["type"] == q.type]
+        found = stretches(evs)
+        types = stretch_types(found)
+        total, n = total_s(found), len(found)
+        asks_types = bool(re.search(r"\b(types?|kinds?|sorts?|categor\w*)\b", q.text, re.I))
+        choice = None
+        if sum(bool(o.durations) for o in q.options) >= max(2, len(q.options) - 1):
+            choice = _nearest(q.options, lambda o: o.durations[0] if o.durations else None,
+                              total)
+        elif re.search(r"\bhow (?:many|often)\b", q.text, re.I) and any(
+                o.numbers for o in q.options):
+            target = float(len(types) if asks_types else n)
+            choice = _nearest(q.options, lambda o: o.numbers[0] if o.numbers else None, target)
+        elif _type_sets(q):
+            choice = _best_set(q.options, set(types))
+        elif q.options:
+            return self._generic(q, ev, ctx)
+        kinds = ", ".join(TYPE_NAMES.get(t, t) for t in sorted(types, key=types.get,
+                                                                 reverse=True))
+        text = (f"{n} distinct degraded stretch(es), {total:.0f} s in all"
+                + (f", of {len(types)} kind(s): {kinds}" if types else "") + ". "
+                + _timeline_text([s.to_event() for s in found]))
+        return {"answer": text, "choice": choice, "confidence": 0.55,
+                "segments": self._segments([s.to_event() for s in found])}
 
     def _open(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         evs, data = self._found(q, ev, ctx.duration_s)
@@ -646,19 +758,19 @@ class LocalBrain:
         if q.window:
             evs = [e for e in evs if e["end_s"] > q.window.start_s and e["start_s"] <
                    q.window.end_s]
-        cmp = ev.get("compare_windows") or {}
-        trend, _ = _trend_of(cmp)
-        inst, _ = _instability(cmp, evs, ctx.duration_s)
-        grade, _ = _grade(ev, evs, ctx.duration_s)
-        types = set(_type_load(evs))
-        worst = max((e["severity"] for e in evs), default=0.0)
+        found = stretches(evs)
+        kind, _, _ = self._course(ev, ctx)
+        trend = "stable" if kind == "occasional" else kind
+        grade, _ = _grade(found, ctx.duration_s)
+        types = set(stretch_types(found))
+        worst = max((s.severity for s in found), default=0.0)
         best, best_score = None, -1e9
         for o in q.options:
             s = 0.0
             for m in o.types:
                 s += 1.0 if m.type in types else -1.0
             for w in o.windows:
-                hit = any(e["end_s"] > w.start_s and e["start_s"] < w.end_s for e in evs)
+                hit = any(x.end_s > w.start_s and x.start_s < w.end_s for x in found)
                 s += 0.7 if hit else -0.7
             if o.trend:
                 s += 1.0 if o.trend == trend else -0.5
@@ -667,19 +779,14 @@ class LocalBrain:
             if o.grade is not None:
                 s += 1.0 - min(abs(o.grade - grade), 2.0) / 1.5
             if o.none or (o.no and not o.types):
-                s += 1.5 if not evs else -1.5
+                s += 1.5 if not found else -1.5
             elif o.yes:
-                s += 0.8 if evs else -0.8
-            if o.numbers and re.search(r"\bhow many\b", q.text, re.I):
-                n = len(types) if re.search(r"\b(types?|kinds?)\b", q.text, re.I) else len(evs)
-                s += 1.5 if abs(o.numbers[0] - n) < 0.5 else -0.5
+                s += 0.8 if found else -0.8
             if s > best_score:
                 best, best_score = o.letter, s
-        summary = _timeline_text(evs)
-        if cmp:
-            summary += f" Quality over the video is {trend}; instability {inst:.1f} of 3."
+        summary = _timeline_text([x.to_event() for x in found])
         return {"answer": summary, "choice": best if q.options else None,
-                "segments": self._segments(evs), "confidence": 0.35}
+                "segments": self._segments([x.to_event() for x in found]), "confidence": 0.35}
 
 
 # ---------------------------------------------------------------- small pure helpers
@@ -723,30 +830,6 @@ def _zoom_args(e: dict[str, Any], duration: float) -> dict[str, Any]:
     half = min(2.0, 0.5 * (e["end_s"] - e["start_s"]) + 0.5)
     return {"start_s": round(max(0.0, mid - half), 2), "end_s": round(min(duration, mid + half), 2),
             "max_frames": 4}
-
-
-def _groups(evs: Sequence[dict[str, Any]], gap_s: float = MERGE_GAP_S) -> list[dict[str, Any]]:
-    """Events of one type closer than gap_s joined into one span (worst severity kept)."""
-    out: list[dict[str, Any]] = []
-    for e in sorted(evs, key=lambda e: (e["type"], e["start_s"])):
-        last = out[-1] if out else None
-        if last and last["type"] == e["type"] and e["start_s"] - last["end_s"] <= gap_s:
-            merged = dict(last if last["severity"] >= e["severity"] else e)
-            merged["start_s"], merged["end_s"] = last["start_s"], max(last["end_s"], e["end_s"])
-            merged["severity"] = max(last["severity"], e["severity"])
-            out[-1] = merged
-        else:
-            out.append(dict(e))
-    return sorted(out, key=lambda e: e["start_s"])
-
-
-def _lasting(evs: Sequence[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
-    """(lasting events, brief candidates) by each type's minimum duration (BRIEF_S)."""
-    keep, brief = [], []
-    for e in evs:
-        short = e["end_s"] - e["start_s"] < BRIEF_S.get(e["type"], BRIEF_DEFAULT_S)
-        (brief if short else keep).append(e)
-    return keep, brief
 
 
 def _spans_text(evs: Sequence[dict[str, Any]]) -> str:
@@ -804,81 +887,6 @@ def _timeline_text(evs: Sequence[dict[str, Any]]) -> str:
         + ("." if len(evs) <= 8 else f"; and {len(evs) - 8} more.")
 
 
-def _relations(evs: Sequence[dict[str, Any]], duration: float) -> dict[str, Any]:
-    starts = [e["start_s"] for e in evs]
-    spread = (max(e["end_s"] for e in evs) - min(starts)) / duration if evs and duration else 0
-    gaps = [b["start_s"] - a["end_s"] for a, b in zip(evs[:-1], evs[1:], strict=True)]
-    return {"spread": spread, "gaps": gaps, "n": len(evs)}
-
-
-def _first(evs: Sequence[dict[str, Any]], etype: str) -> float | None:
-    ts = [e["start_s"] for e in evs if e["type"] == etype]
-    return min(ts) if ts else None
-
-
-def _overlap(evs: Sequence[dict[str, Any]], a: str, b: str) -> bool:
-    xs = [e for e in evs if e["type"] == a]
-    ys = [e for e in evs if e["type"] == b]
-    return any(x["start_s"] < y["end_s"] and y["start_s"] < x["end_s"] for x in xs for y in ys)
-
-
-def _claim_truth(text: str, types: Sequence[Any], evs: Sequence[dict[str, Any]],
-                 facts: dict[str, Any]) -> bool | None:
-    """Whether a relation claimed in `text` holds for the events (None: no claim found)."""
-    low = text.lower()
-    ts = [m.type for m in types]
-    if len(ts) >= 2 and ts[0] != ts[1]:
-        a, b = ts[0], ts[1]
-        fa, fb = _first(evs, a), _first(evs, b)
-        if re.search(r"\b(simultaneous\w*|same time|overlap\w*|together|co-?occur\w*|"
-                     r"concurrent\w*)\b", low) and not re.search(r"\b(not|never|no)\b", low):
-            return _overlap(evs, a, b)
-        if fa is None or fb is None:
-            return False
-        if re.search(r"\b(before|precede\w*|earlier|first)\b", low):
-            return fa < fb
-        if re.search(r"\b(after|follow\w*|later)\b", low):
-            return fa > fb
-        if re.search(r"\b(separate\w*|independent\w*|not overlap|do not overlap|never overlap|"
-                     r"apart|isolated)\b", low):
-            return not _overlap(evs, a, b)
-    if re.search(r"\b(cluster\w*|close together|concentrated|grouped|bunched|burst)\b", low):
-        return facts["n"] >= 2 and facts["spread"] < 0.3
-    if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
-                 r"independent\w*)\b", low):
-        return facts["n"] >= 2 and facts["spread"] >= 0.5
-    if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
-        g = facts["gaps"]
-        if len(g) < 2:
-            return False
-        mean = sum(g) / len(g)
-        return mean > 0 and (max(g) - min(g)) < 0.3 * mean
-    if re.search(r"\b(single|only one|one event|isolated)\b", low):
-        return facts["n"] == 1
-    if re.search(r"\b(no (?:distortion|event|artifact)s?|none)\b", low):
-        return facts["n"] == 0
-    return None
-
-
-def _trend_of(cmp: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    wins = cmp.get("windows") or []
-    tr = cmp.get("quality_trend") or {"change": 0.0, "corr": 0.0, "std": 0.0}
-    qs = [w["quality"] for w in wins]
-    text = "segment qualities " + ", ".join(f"{q:.0f}" for q in qs) if qs else "no segments"
-    first_half = sum(qs[: len(qs) // 2]) / max(1, len(qs) // 2) if qs else 100.0
-    second_half = sum(qs[len(qs) // 2:]) / max(1, len(qs) - len(qs) // 2) if qs else 100.0
-    diff = second_half - first_half
-    if abs(tr["change"]) >= 8 and abs(tr["corr"]) >= 0.6 or abs(diff) >= 10 and abs(
-            tr["corr"]) >= 0.45:
-        measured = "degrading" if tr["change"] < 0 else "improving"
-    elif tr["std"] >= 8:
-        measured = "fluctuating"
-    else:
-        measured = "stable"
-    return measured, {"std": tr["std"], "text": f"{text} (0-100, in order; change "
-                                                f"{tr['change']:+.1f})"}
-
-
 def _claimed_trend(text: str) -> str | None:
     low = text.lower()
     if re.search(r"\b(worse|degrad\w*|deteriorat\w*|declin\w*|decreas\w* in quality)\b", low):
@@ -892,50 +900,148 @@ def _claimed_trend(text: str) -> str | None:
     return None
 
 
-def _instability(cmp: dict[str, Any], evs: Sequence[dict[str, Any]],
-                 duration: float) -> tuple[float, str]:
-    """0 stable .. 3 highly unstable, from event rate, severity and segment spread."""
-    tr = cmp.get("quality_trend") or {}
-    std = float(tr.get("std", 0.0))
-    per_min = len(evs) / max(duration / 60.0, 1e-6)
-    worst = max((e["severity"] for e in evs), default=0.0)
-    if not evs:
-        level = 0.0
-    else:
-        level = 0.5 + min(1.5, per_min) + min(1.0, std / 15.0) * worst
-    detail = (f"{len(evs)} event(s) ({per_min:.2f} per minute), worst severity {worst:.2f}, "
-              f"segment quality spread {std:.1f}")
-    return min(level, 3.0), detail
+def _in_window(e: dict[str, Any], w: Window) -> bool:
+    """Whether an event is in a window: long enough there, and filling a fair share of the
+    window or with a fair share of itself inside (not only running over its edge)."""
+    inside = min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s)
+    length = max(e["end_s"] - e["start_s"], 1e-6)
+    if inside < min(brief_limit(e["type"]), 0.5 * length):
+        return False
+    return inside >= IN_WINDOW_SHARE * (w.end_s - w.start_s) or inside >= IN_EVENT_SHARE * length
 
 
-def _option_instability(o: Option) -> float | None:
-    low = o.text.lower()
-    if re.search(r"\b(highly|very|extremely|severely) (unstable|inconsistent|fluctuat\w*)|"
-                 r"constantly|frequent\w*|unwatchable\b", low):
-        return 3.0
-    if re.search(r"\b(occasional\w*|mostly stable|minor|slight\w*|sometimes|brief|few|rare\w*)",
-                 low):
-        return 1.0
-    if o.trend == "stable":
-        return 0.0
-    if o.trend in ("fluctuating", "degrading", "improving"):
-        return 2.0
-    if o.level is not None:
-        return min(3.0, o.level)
+def _typed_windows(q: Question) -> list[tuple[Mention, Window]]:
+    """Each window of the question with the distortion named just before it ("the blur from
+    1:00 to 1:15 ... the noise at 2:00-2:15"); empty unless two windows and types are named."""
+    if len(q.windows) < 2 or not q.types:
+        return []
+    pairs = []
+    for w in q.windows[:2]:
+        before = [m for m in q.types if m.pos < w.pos]
+        pairs.append((before[-1] if before else q.types[0], w))
+    return pairs
+
+
+def _typed_args(m: Mention, w: Window, duration: float) -> dict[str, Any]:
+    """find_events arguments for one named type in one window."""
+    return {"type": m.type, **_window_args(w, duration)}
+
+
+def _claims_less(text: str) -> bool:
+    """Whether a comparison asks "is A milder/less than B" rather than "worse"."""
+    return bool(re.search(r"\b(less|better|milder|weaker|fewer|lighter)\b", text, re.I))
+
+
+def _worst_option(cmp: dict[str, Any] | None, opts: Sequence[tuple[Option, Any]]) -> str | None:
+    """The option whose window compare_windows ranked worst."""
+    if not cmp:
+        return None
+    wins = cmp.get("windows", [])
+    for i in cmp.get("worst_first", []):
+        span = (wins[i]["start_s"], wins[i]["end_s"])
+        choice = next((o.letter for o, sp in opts if sp and abs(sp[0] - span[0]) < 0.5
+                       and abs(sp[1] - span[1]) < 0.5), None)
+        if choice:
+            return choice
     return None
 
 
-def _grade(ev: Evidence, evs: Sequence[dict[str, Any]], duration: float) -> tuple[float, str]:
-    """1 (bad) .. 5 (excellent) from how much of the video is spoiled and how badly."""
-    cmp = ev.get("compare_windows") or {}
-    qs = [w["quality"] for w in cmp.get("windows", [])]
-    if qs:
-        impairment = 1.0 - sum(qs) / len(qs) / 100.0
-    else:
-        impairment = min(1.0, sum(e["severity"] * (e["end_s"] - e["start_s"]) for e in evs)
-                         / max(duration, 1e-6))
-    worst = max((e["severity"] for e in evs), default=0.0)
-    grade = 5.0 - 4.0 * min(1.0, 2.0 * impairment) - worst
-    detail = (f"{len(evs)} event(s), worst severity {worst:.2f}, about "
-              f"{100 * impairment:.0f}% of the viewing impaired")
-    return max(1.0, grade), detail
+def _type_sets(q: Question) -> bool:
+    """Whether the options are sets of distortion types ("Blur, noise and flicker")."""
+    return sum(len({m.type for m in o.types}) >= 2 for o in q.options) >= 2
+
+
+def _best_set(options: Sequence[Option], present: set[str]) -> str | None:
+    """The option whose set of types is closest to the types present (Jaccard)."""
+    best, score = None, -1.0
+    for o in options:
+        claimed = {m.type for m in o.types}
+        if not claimed:
+            continue
+        jac = len(claimed & present) / len(claimed | present)
+        if jac > score:
+            best, score = o.letter, jac
+    return best
+
+
+_STABILITY_CLAIMS: tuple[tuple[str, str], ...] = (
+    ("drifting", r"\b(gradual\w*|one direction|progressive\w*|drift\w*|steadily)\b"),
+    ("occasional", r"\b(mostly|isolated|one or two|occasional\w*|a few|rare\w*|brief)\b"),
+    ("fluctuating", r"\b(fluctuat\w*|repeated\w*|up and down|alternat\w*|unstable|"
+                    r"inconsisten\w*|vary|varies)\b"),
+    ("stable", r"\b(stable|consistent|constant|unchanged|steady|no (?:noticeable )?change)\b"),
+)
+
+
+def _stability_claim(text: str) -> str | None:
+    """What a stability option claims: stable | occasional | fluctuating | drifting."""
+    low = text.lower()
+    return next((k for k, pat in _STABILITY_CLAIMS if re.search(pat, low)), None)
+
+
+def _claim(text: str, types: Sequence[Mention], tl: Timeline, duration: float) -> bool | None:
+    """Whether a relation claimed in `text` holds on the timeline (None: no claim found)."""
+    low = text.lower()
+    ts = [m.type for m in types]
+    if len(ts) >= 2 and ts[0] != ts[1]:
+        return _pair_claim(low, ts[0], ts[1], tl)
+    return _spread_claim(low, tl.stretches, duration)
+
+
+def _pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
+    """Claims about two types: at the same time, a before b, a after b, apart."""
+    if re.search(r"\b(simultaneous\w*|same time|overlap\w*|together|co-?occur\w*|"
+                 r"concurrent\w*)\b", low) and not re.search(r"\b(not|never|no)\b", low):
+        return tl.together(a, b)
+    fa, fb = tl.first(a), tl.first(b)
+    if fa is None or fb is None:
+        return False
+    if re.search(r"\b(before|precede\w*|earlier|first)\b", low):
+        return fa < fb
+    if re.search(r"\b(after|follow\w*|later)\b", low):
+        return fa > fb
+    if re.search(r"\b(separate\w*|independent\w*|not overlap|do not overlap|never overlap|"
+                 r"apart|isolated)\b", low):
+        return not tl.together(a, b)
+    return None
+
+
+def _spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | None:
+    """Claims about how the degraded stretches are spread (clustered, periodic, single...)."""
+    n = len(found)
+    spread = (found[-1].end_s - found[0].start_s) / duration if found and duration else 0.0
+    gaps = [b.start_s - a.end_s for a, b in zip(found[:-1], found[1:], strict=True)]
+    if re.search(r"\b(cluster\w*|close together|concentrated|grouped|bunched|burst)\b", low):
+        return n >= 2 and spread < 0.3
+    if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
+                 r"independent\w*)\b", low):
+        return n >= 2 and spread >= 0.5
+    if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
+        if len(gaps) < 2:
+            return False
+        mean = sum(gaps) / len(gaps)
+        return mean > 0 and (max(gaps) - min(gaps)) < 0.3 * mean
+    if re.search(r"\b(single|only one|one event|isolated)\b", low):
+        return n == 1
+    if re.search(r"\b(no (?:distortion|event|artifact)s?|none)\b", low):
+        return n == 0
+    return None
+
+
+def _grade(found: Sequence[Stretch], duration: float) -> tuple[float, str]:
+    """1 (bad) .. 5 (excellent) from the severity-weighted share of the viewing impaired."""
+    weighted = sum(_level_weight(s.severity) * s.duration_s for s in found)
+    share = weighted / max(duration, 1e-6)
+    grade = 5.0 if not found else next((g for cut, g in GRADE_CUTS if share <= cut), 2.0)
+    detail = (f"{len(found)} degraded stretch(es), worst severity "
+              f"{max((s.severity for s in found), default=0.0):.2f}, severity-weighted "
+              f"{100 * share:.0f}% of the viewing impaired")
+    return grade, detail
+
+
+def _level_weight(severity: float) -> float:
+    """Impairment weight of a stretch from its severity (mild 0.25 .. severe 1.0)."""
+    lv = level_of(severity)  # 1 .. 3
+    i = min(int(lv), 2)  # between LEVEL_WEIGHTS[i - 1] and LEVEL_WEIGHTS[i]
+    lo, hi = LEVEL_WEIGHTS[i - 1], LEVEL_WEIGHTS[i]
+    return lo + (hi - lo) * (lv - i)

@@ -1,0 +1,246 @@
+"""Distinct degraded stretches from raw detector events, as a viewer would count them.
+
+Detectors report pieces: one degradation split in several events, a short spike where a
+scene's content trips a detector, a second detector firing on the same frames (noise shaking
+the motion estimate), or a weaker detector taking over exactly where a strong event ends.
+A viewer sees one stretch of degraded picture for each. Used by the local brain to count
+events, total their time, list their types and order them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+MERGE_GAP_S = 5.0  # pieces of one type closer than this are one event
+HANDOFF_GAP_S = 1.0  # a weaker, shorter event of another type this close to an edge spills over
+# Events shorter than this are "brief candidates": a scene's content can trip a detector for a
+# moment, a real degradation lasts. Temporal artifacts (a strobe, a freeze) can be short.
+BRIEF_S: dict[str, float] = {"flicker": 1.0, "frame_drop": 1.0, "stutter": 1.0}
+BRIEF_DEFAULT_S = 3.0
+
+Ev = dict[str, Any]
+
+
+def brief_limit(etype: str) -> float:
+    """The shortest duration (s) an event of this type must have to count as lasting."""
+    return BRIEF_S.get(etype, BRIEF_DEFAULT_S)
+
+
+def merge_pieces(evs: Sequence[Ev], gap_s: float = MERGE_GAP_S) -> list[Ev]:
+    """Events of one type closer than gap_s joined into one (worst severity kept); each
+    result records its longest single piece as `longest_s`."""
+    out: list[Ev] = []
+    for e in sorted(evs, key=lambda e: (e["type"], e["start_s"])):
+        length = e["end_s"] - e["start_s"]
+        last = out[-1] if out else None
+        if last and last["type"] == e["type"] and e["start_s"] - last["end_s"] <= gap_s:
+            merged = dict(last if last["severity"] >= e["severity"] else e)
+            merged["start_s"], merged["end_s"] = last["start_s"], max(last["end_s"], e["end_s"])
+            merged["severity"] = max(last["severity"], e["severity"])
+            merged["longest_s"] = max(last["longest_s"], length)
+            out[-1] = merged
+        else:
+            out.append({**e, "longest_s": e.get("longest_s", length)})
+    return sorted(out, key=lambda e: e["start_s"])
+
+
+def split_lasting(evs: Sequence[Ev]) -> tuple[list[Ev], list[Ev]]:
+    """(lasting, brief): merged events whose longest piece reaches its type's limit, and the
+    rest. A chain of short spikes stays brief, however long the chain."""
+    keep: list[Ev] = []
+    brief: list[Ev] = []
+    for e in merge_pieces(evs):
+        (keep if e["longest_s"] >= brief_limit(e["type"]) else brief).append(e)
+    return keep, brief
+
+
+def _spills_into(weak: Ev, strong: Ev) -> bool:
+    """Whether `weak` (another type) sits right at an edge of `strong`, outside it, and is
+    no worse and shorter: a detector taking over as the strong degradation starts or ends."""
+    if weak["type"] == strong["type"] or weak["severity"] > strong["severity"] or \
+            weak["end_s"] - weak["start_s"] >= strong["end_s"] - strong["start_s"]:
+        return False
+    after = abs(weak["start_s"] - strong["end_s"]) <= HANDOFF_GAP_S and \
+        weak["end_s"] > strong["end_s"]
+    before = abs(weak["end_s"] - strong["start_s"]) <= HANDOFF_GAP_S and \
+        weak["start_s"] < strong["start_s"]
+    return after or before
+
+
+def drop_spill_over(evs: Sequence[Ev]) -> list[Ev]:
+    """The events without those that only spill over from a stronger neighbour."""
+    return [w for w in evs if not any(_spills_into(w, s) for s in evs if s is not w)]
+
+
+@dataclass
+class Stretch:
+    """One degraded stretch: its span, its main (primary) type and the events in it."""
+
+    start_s: float
+    end_s: float
+    events: list[Ev] = field(default_factory=list)
+
+    @property
+    def duration_s(self) -> float:
+        """Length of the stretch in seconds."""
+        return self.end_s - self.start_s
+
+    @property
+    def primary(self) -> Ev:
+        """The member with the largest severity-weighted time: what the viewer sees."""
+        return max(self.events, key=lambda e: (e["severity"] * (e["end_s"] - e["start_s"]),
+                                               e["severity"]))
+
+    @property
+    def type(self) -> str:
+        """The primary event's type."""
+        return str(self.primary["type"])
+
+    @property
+    def severity(self) -> float:
+        """The primary event's worst severity (a co-firing detector does not raise it)."""
+        return float(self.primary["severity"])
+
+    def to_event(self) -> Ev:
+        """The stretch as one event record (primary type and subtype, worst severity)."""
+        p = self.primary
+        return {"type": p["type"], "subtype": p.get("subtype", ""), "start_s": self.start_s,
+                "end_s": self.end_s, "severity": self.severity}
+
+
+def lasting_pieces(evs: Sequence[Ev]) -> list[Ev]:
+    """The raw events (own severities kept) that belong to a lasting event, without spill-over."""
+    keep = drop_spill_over(split_lasting(evs)[0])
+    return [e for e in evs if any(k["type"] == e["type"] and k["start_s"] <= e["start_s"]
+                                  and e["end_s"] <= k["end_s"] for k in keep)]
+
+
+def stretches(evs: Sequence[Ev]) -> list[Stretch]:
+    """Distinct lasting degraded stretches, in time order: pieces merged, brief spikes and
+    spill-over dropped, events that overlap joined."""
+    lasting, _ = split_lasting(evs)
+    out: list[Stretch] = []
+    for e in sorted(drop_spill_over(lasting), key=lambda e: e["start_s"]):
+        if out and e["start_s"] < out[-1].end_s:
+            out[-1].end_s = max(out[-1].end_s, e["end_s"])
+            out[-1].events.append(e)
+        else:
+            out.append(Stretch(e["start_s"], e["end_s"], [e]))
+    return out
+
+
+def stretch_types(found: Sequence[Stretch]) -> dict[str, float]:
+    """Primary types of the stretches with their severity-weighted time."""
+    load: dict[str, float] = {}
+    for s in found:
+        load[s.type] = load.get(s.type, 0.0) + s.severity * s.duration_s
+    return load
+
+
+def total_s(found: Sequence[Stretch]) -> float:
+    """Seconds of the video inside a degraded stretch."""
+    return sum(s.duration_s for s in found)
+
+
+def profile(evs: Sequence[Ev], start_s: float, end_s: float, n: int) -> list[float]:
+    """Impairment 0..1 of n equal bins of [start_s, end_s]: the mean, over the bin's seconds,
+    of the worst severity of the events covering each second."""
+    step = (end_s - start_s) / max(n, 1)
+    out = []
+    for i in range(n):
+        a = start_s + i * step
+        ticks = [a + (k + 0.5) * step / 20 for k in range(20)]
+        out.append(sum(max((e["severity"] for e in evs if e["start_s"] <= t < e["end_s"]),
+                           default=0.0) for t in ticks) / len(ticks))
+    return out
+
+
+def _corr(ys: Sequence[float]) -> float:
+    """Pearson correlation of a series with its positions (0 for a flat series)."""
+    n = len(ys)
+    if n < 2:
+        return 0.0
+    mx, my = (n - 1) / 2, sum(ys) / n
+    sxy = sum((i - mx) * (y - my) for i, y in enumerate(ys))
+    sxx = sum((i - mx) ** 2 for i in range(n))
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / (sxx * syy) ** 0.5 if syy > 1e-12 else 0.0
+
+
+TREND_CORR = 0.6  # |correlation| of impairment with time for a one-way change
+TREND_RISE = 0.2  # and the later half at least this much worse (or better) than the earlier
+TREND_HOLD = 0.5  # and the end (start) still at least this share of the worst part
+
+
+def drift(prof: Sequence[float]) -> str | None:
+    """"degrading" or "improving" when the impairment changes one way over the bins: worse
+    later than earlier, and still bad at the end (or bad from the start, then better)."""
+    half = len(prof) // 2
+    top = max(prof, default=0.0)
+    if half == 0 or top <= 0:
+        return None
+    rise = sum(prof[-half:]) / half - sum(prof[:half]) / half
+    corr = _corr(prof)
+    if corr >= TREND_CORR and rise >= TREND_RISE and prof[-1] >= TREND_HOLD * top:
+        return "degrading"
+    if corr <= -TREND_CORR and rise <= -TREND_RISE and prof[0] >= TREND_HOLD * top:
+        return "improving"
+    return None
+
+
+def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float) -> str:
+    """How quality behaves over the video: stable | degrading | improving | fluctuating |
+    occasional (one or two isolated drops)."""
+    if not found:
+        return "stable"
+    way = drift(prof)
+    if way:
+        return way
+    if total_s(found) >= 0.8 * duration_s:
+        return "stable"  # one degradation all along: consistently degraded, not changing
+    return "fluctuating" if len(found) >= 3 else "occasional"
+
+
+class Timeline:
+    """When each type of distortion occurs, as a viewer would tell it: the primary types of
+    the degraded stretches first, then lasting events of a type seen only beside another."""
+
+    def __init__(self, evs: Sequence[Ev]) -> None:
+        self.events = list(evs)
+        self.stretches = stretches(evs)
+        self.lasting = lasting_pieces(evs)
+
+    def spans(self, etype: str) -> list[tuple[float, float]]:
+        """Where `etype` is seen: stretches it leads, else lasting events, else any."""
+        for pool in ([s.to_event() for s in self.stretches], self.lasting, self.events):
+            found = [(e["start_s"], e["end_s"]) for e in pool if e["type"] == etype]
+            if found:
+                return found
+        return []
+
+    def first(self, etype: str) -> float | None:
+        """When `etype` is first seen (None: never)."""
+        spans = self.spans(etype)
+        return min(a for a, _ in spans) if spans else None
+
+    def together(self, a: str, b: str) -> bool:
+        """Whether a and b occur at the same time (overlapping for half the shorter)."""
+        for xa, xb in self.spans(a):
+            for ya, yb in self.spans(b):
+                inter = min(xb, yb) - max(xa, ya)
+                if inter > 0 and inter >= 0.5 * min(xb - xa, yb - ya):
+                    return True
+        return False
+
+    def earliest(self, types: Iterable[str], late: bool = False) -> str | None:
+        """Of `types`, the one seen first (or, `late`, the one seen last); None if none is."""
+        key = {}
+        for etype in set(types):
+            spans = self.spans(etype)
+            if spans:
+                key[etype] = max(b for _, b in spans) if late else min(a for a, _ in spans)
+        if not key:
+            return None
+        return (max if late else min)(key, key=key.get)

@@ -1,0 +1,50 @@
+"""The fast helpers of tools.signals give, to the bit, what the calls they replace gave."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.signals import _best_grid, _grid_ratio, _masked_mean, _median, _percentiles
+
+
+def _images(seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for h, w in [(1, 1), (1, 2), (2, 3), (7, 5), (45, 80), (90, 160), (181, 321)]:
+        out.append(rng.integers(0, 256, (h, w), dtype=np.uint8))
+        out.append(rng.integers(0, 3, (h, w), dtype=np.uint8) * 40)  # many ties
+        out.append(np.full((h, w), 9, np.uint8))
+    return out
+
+
+@pytest.mark.parametrize("img", _images())
+def test_median_and_percentiles_match_numpy(img: np.ndarray) -> None:
+    for view in (img, img[::4, ::4], img[::2, ::2]):
+        assert _median(view) == np.median(view)
+        for qs in [(90,), (1, 99), (0, 100), (37.5, 50)]:
+            assert _percentiles(view, qs) == np.percentile(view, list(qs)).tolist()
+
+
+@pytest.mark.parametrize("img", _images(1))
+def test_masked_mean_matches_cv2_mean(img: np.ndarray) -> None:
+    for cut in (0, 40, 128, 255):
+        mask = (img >= cut).astype(np.uint8) * 255
+        expected = cv2.mean(img, mask=mask)[0] if cv2.countNonZero(mask) else -1.0
+        assert _masked_mean(img, mask, empty=-1.0) == expected
+
+
+def test_best_grid_matches_the_full_search() -> None:
+    rng = np.random.default_rng(2)
+    for n, m, scale in [(1279, 719, 8), (159, 89, 1), (639, 359, 4), (30, 20, 1)]:
+        for blocks in (0, 3, 12):
+            dx = rng.random(n).astype(np.float32)
+            dy = rng.random(m).astype(np.float32)
+            if blocks:
+                dx[blocks - 1 :: blocks] += 2.0
+                dy[blocks - 1 :: blocks] += 2.0
+            full = 1.0
+            for period in range(3 * scale, 40 * scale, scale):
+                full = max(full, min(_grid_ratio(dx, period)[0], _grid_ratio(dy, period)[0]))
+            assert _best_grid(dx, dy, scale) == full
