@@ -255,8 +255,8 @@ def sample_evidence(s: Samples) -> tuple[list[dict[str, Any]], dict[str, np.ndar
     sub: dict[str, list[str]] = {}
     raw: dict[str, np.ndarray] = {}
     for spec in SPATIAL_SPECS:
-        if spec.signal != "hue" and spec.signal not in s.signals:
-            continue
+        if spec.pairs_only or (spec.signal != "hue" and spec.signal not in s.signals):
+            continue  # pairs_only specs read steps between neighbouring samples: none here
         d = np.nan_to_num(_deviations(_series(s.signals, spec), spec), nan=0.0)
         spread = 1.4826 * float(np.median(np.abs(d))) if n else 0.0
         flag = (d >= spec.min_delta) & (d >= Z_GATE * spread)

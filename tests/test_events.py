@@ -74,3 +74,94 @@ def test_tone_of_a_whole_other_scene_is_not_bridged_into_an_event():
 def test_clean_series_gives_no_event():
     events = detect_events(_frames(60.0), _samples(60.0), _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     assert events == []
+
+
+def test_a_needle_over_whole_scenes_is_found_from_its_two_ends():
+    """Low contrast from 18.9 s to 43.6 s: two whole scenes, and only two clean samples in the
+    scenes at either end, too few for any scene to have a clean part as its baseline."""
+    s = _samples(80.0)
+    inside = (s["t"] >= 18.9) & (s["t"] < 43.6)
+    s["contrast_range"][inside] /= 2.5
+    s["black"][inside] += 40.0
+    s["white"][inside] -= 90.0
+    events = detect_events(_frames(80.0), s, _scenes([0.0, 18.0, 27.0, 36.0, 44.6, 80.0]), FPS)
+    low = [e for e in events if e.type == "exposure"]
+    assert low, events
+    assert min(e.start_s for e in low) <= 19.5 and max(e.end_s for e in low) >= 42.5, low
+    assert all(e.start_s >= 18.5 and e.end_s <= 44.5 for e in low), low
+
+
+def test_an_abrupt_change_that_does_not_hold_is_not_paired_into_an_event():
+    """A dark object in a shot: the black level jumps up at 20 s, wanders back down, climbs
+    slowly from 36 s and drops at 41 s. The jump up and the drop are alike, but the level does
+    not stay up between them, so they are not one degradation."""
+    s = _samples(80.0)
+    t = s["t"]
+    up = np.interp(t, [19.99, 20.0, 23.0, 23.5, 24.0, 25.0, 36.0, 38.0, 40.99, 41.0],
+                   [0, 45, 45, 15, 35, 0, 0, 45, 45, 0], left=0, right=0)
+    s["black"] += up.astype(np.float32)
+    events = detect_events(_frames(80.0), s, _scenes([0.0, 15.0, 45.0, 80.0]), FPS)
+    assert not [e for e in events if e.type == "exposure" and e.end_s - e.start_s > 10], events
+
+
+def test_compressed_part_of_a_grainy_scene_is_not_its_noise_reference():
+    """JPEG wipes out grain: the blocky part has the lowest noise, yet the grainy clean part
+    is the scene's normal look, and the blocking is what gets reported."""
+    s = _samples(60.0)
+    s["noise"][:] = 0.5
+    blocky = (s["t"] >= 26.0) & (s["t"] < 40.0)  # scene 20-40: its last 70 % compressed
+    s["noise"][blocky] = 0.003
+    s["blockiness"][blocky] = 30.0
+    s["grid"][blocky] = 9.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    assert not [e for e in events if e.type == "noise"], events
+    comp = [e for e in events if e.type == "compression"]
+    assert comp and min(e.start_s for e in comp) <= 27.0, events
+
+
+def test_heavy_blur_is_found_from_the_sharpness_collapse_at_its_two_ends():
+    """Defocus so strong that the detail ratio no longer falls (both scales are gone): native
+    sharpness still collapses, abruptly where the blur starts and ends."""
+    s = _samples(80.0)
+    inside = (s["t"] >= 24.0) & (s["t"] < 46.0)
+    s["sharpness"][inside] /= 5.0
+    s["detail"][inside] *= 1.2
+    events = detect_events(_frames(80.0), s, _scenes([0.0, 20.0, 40.0, 80.0]), FPS)
+    blur = [e for e in events if e.type == "blur"]
+    assert blur, events
+    assert abs(min(e.start_s for e in blur) - 24.0) <= 1.0, blur
+    assert abs(max(e.end_s for e in blur) - 46.0) <= 1.0, blur
+
+
+def test_impulse_noise_over_a_whole_scene_is_found():
+    s = _samples(60.0)
+    inside = (s["t"] >= 20.0) & (s["t"] < 40.0)  # exactly the middle scene
+    s["impulse"][inside] = 0.03
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    noise = [e for e in events if e.type == "noise"]
+    assert len(noise) == 1 and noise[0].start_s <= 20.5 and noise[0].end_s >= 39.5, events
+
+
+def test_jerky_motion_inside_strong_impulse_noise_is_not_reported_as_jitter():
+    s = _samples(60.0)
+    f = _frames(60.0)
+    jerky = (f["t"] >= 20.0) & (f["t"] < 40.0)
+    f["motion_x"][jerky] += np.where(np.arange(jerky.sum()) % 2, 2.0, -2.0)
+    scenes = _scenes([0.0, 30.0, 60.0])
+    assert [e for e in detect_events(f, s, scenes, FPS) if e.type == "jitter"]
+    s["impulse"][(s["t"] >= 19.0) & (s["t"] < 41.0)] = 0.05
+    events = detect_events(f, s, scenes, FPS)
+    assert not [e for e in events if e.type == "jitter"], events
+    assert [e for e in events if e.type == "noise"], events
+
+
+def test_grain_severity_follows_the_grain_a_viewer_sees():
+    """Severity of grain comes from its measured sigma, not from how far it is from the
+    scene's own: light grain is mild, heavy grain is severe, whatever the content."""
+    sev = {}
+    for sigma in (7.0, 15.0, 30.0):
+        s = _samples(60.0)
+        s["noise"][(s["t"] >= 25.0) & (s["t"] < 35.0)] = sigma
+        events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+        sev[sigma] = max(e.severity for e in events if e.type == "noise")
+    assert sev[7.0] < 0.6 <= sev[15.0] < 1.0 <= sev[30.0], sev

@@ -24,6 +24,9 @@ REPORT_SEVERITY = 0.3
 # degradation is either persistent or strong. Repeated frames are exact and exempt.
 SHORT_S = 6.0
 SHORT_SEVERITY = 0.5
+# Mean chroma vector length below which a picture's hue is not judged (a near-grey picture
+# has no stable hue: its angle swings with a little noise or lighting).
+HUE_WEAK = 0.035
 
 
 @dataclass(frozen=True)
@@ -38,26 +41,42 @@ class SpatialSpec:
     full_delta: float  # deviation that counts as severity 1
     log: bool = True
     offset: float = 0.0
-    # When a scene steps between two levels, its better side is the reference, unless fine
-    # detail fell with it there (blur and compression lower measured noise, halo and
-    # blocking too): then that side is the degradation and the other one is the reference.
-    step_guard: bool = False
-    # No step reference at all (noise: blur, compression and noise itself all move the detail
-    # ratio, so no guard can tell which side is clean): the better-quality quartile only.
+    # When a scene steps between two levels, its better side is the reference, unless the
+    # guard says that side is itself a degradation: (signal, direction, log factor) = the
+    # guard signal sits that far the given way on the better side (halo: detail fell there,
+    # a smoothed picture has no halo; noise: blocking rose there, compression wipes grain).
+    guard: tuple[str, int, float] | None = None
+    # False: no plain step reference (noise: blur, compression and noise itself all move the
+    # detail ratio, so the better side may be the smoothed one): the better-quality quartile,
+    # unless the guard shows the better side is degraded.
     step: bool = True
     # A second signal that must move the same way by at least this factor (log) in the event,
     # against the rest of its scenes: a ratio can swing on a featureless picture, where the
     # amount of detail cannot, and there blur is not visible anyway.
     confirm: tuple[str, float] | None = None
+    # Only a degradation switched on and off abruptly counts (see _paired_steps): for a signal
+    # that content moves a lot (native sharpness falls in every pan), only its jumps are news.
+    pairs_only: bool = False
+    # The clean level is known outright (no natural picture has isolated black and white
+    # pixels): no scene's reference lies beyond it, so a scene degraded throughout still shows.
+    floor: float | None = None
+    # Severity from the absolute level in the event, (first visible, severe), on a log scale,
+    # where the signal measures what a viewer sees whatever the content (grain sigma, impulse
+    # share); else from the deviation against the scene.
+    levels: tuple[float, float] | None = None
 
 
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain later ones away
     SpatialSpec("exposure", "too bright", "black", +1, 18.0, 120.0, log=False),
     SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.5), np.log(4.0)),
     SpatialSpec(
-        "noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3, step=False
+        "noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3, step=False,
+        guard=("blockiness", +1, np.log(2.0)), levels=(3.6, 28.0),
     ),
-    SpatialSpec("noise", "impulse", "impulse", +1, 0.0015, 0.05, log=False, step=False),
+    SpatialSpec(
+        "noise", "impulse", "impulse", +1, 0.005, 0.05, log=False, step=False, floor=0.0,
+        levels=(0.01, 0.25),
+    ),
     SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35), np.log(3.0)),
     SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0)),
     SpatialSpec(
@@ -68,8 +87,15 @@ SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain lat
         "blur", "softness", "detail", -1, np.log(1.15), np.log(1.6), offset=0.01,
         confirm=("sharpness", np.log(1.25)),
     ),
+    # Heavy blur (defocus) flattens both scales of the detail ratio alike; native sharpness
+    # still collapses, abruptly where the blur starts and ends.
     SpatialSpec(
-        "sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0, step_guard=True
+        "blur", "softness", "sharpness", -1, np.log(2.0), np.log(8.0), offset=1.0,
+        pairs_only=True,
+    ),
+    SpatialSpec(
+        "sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0,
+        guard=("detail", -1, np.log(1.15)),
     ),
 )
 
@@ -94,7 +120,7 @@ def _series(samples: dict[str, np.ndarray], spec: SpatialSpec) -> np.ndarray:
     if spec.signal == "hue":
         return np.degrees(np.arctan2(samples["hue_y"], samples["hue_x"])).astype(np.float64)
     x = samples[spec.signal].astype(np.float64)
-    return np.log(np.maximum(x, 0) + spec.offset) if spec.log else x
+    return np.log(np.maximum(x + spec.offset, 1e-6)) if spec.log else x
 
 
 def _deviation(x: np.ndarray, ref: float, spec: SpatialSpec) -> np.ndarray:
@@ -117,12 +143,12 @@ def _flip_if_framed(x, dev, ref, spec) -> tuple[float, np.ndarray]:
 
 
 def _reference(
-    x: np.ndarray, spec: SpatialSpec, typical: float, detail: np.ndarray | None = None
+    x: np.ndarray, spec: SpatialSpec, typical: float, guard: np.ndarray | None = None
 ) -> float:
     """The scene's normal level. One-sided signals: when the scene steps from one level to
     another, the better side of the step if better than its better-quality quartile (so a
-    degradation covering most of a scene still has the clean rest as reference; see
-    SpatialSpec.step_guard for `detail`, the scene's log detail ratio); else that quartile.
+    degradation covering most of a scene still has the clean rest as reference; `guard` is
+    the scene's log guard signal, see SpatialSpec.guard); else that quartile.
     Two-sided ones (saturation, hue): whichever of the low and high quintiles lies nearer the
     video's typical level, so a shift covering most of a scene is not taken as its normal."""
     ok = np.isfinite(x)
@@ -131,16 +157,22 @@ def _reference(
         return float("nan")
     if spec.direction != 0:
         q = float(np.percentile(x, 75 if spec.direction < 0 else 25))
-        split = _step_split(x, spec) if spec.step else None
+        split = _step_split(x, spec)
         if split is None:
             return q
         k, left, right = split
         better_left = spec.direction * (left - right) < 0
-        if spec.step_guard and detail is not None:
-            d = detail[ok]
-            d_better, d_worse = (d[:k], d[k:]) if better_left else (d[k:], d[:k])
-            if np.nanmedian(d_worse) - np.nanmedian(d_better) > np.log(1.15):
-                return right if better_left else left  # the better side is a smoothed one
+        if spec.guard is not None and guard is not None:
+            g = guard[ok]
+            g_better, g_worse = (g[:k], g[k:]) if better_left else (g[k:], g[:k])
+            _, g_dir, factor = spec.guard
+            with warnings.catch_warnings():  # an all-NaN side compares False, as intended
+                warnings.simplefilter("ignore", RuntimeWarning)
+                gap = g_dir * (np.nanmedian(g_better) - np.nanmedian(g_worse))
+            if gap >= factor:
+                return right if better_left else left  # the better side is a degraded one
+        if not spec.step:
+            return q
         best = left if better_left else right
         return max(q, best) if spec.direction < 0 else min(q, best)
     if spec.signal == "hue":
@@ -225,9 +257,11 @@ def _spatial_events(
         return [], none
     explained = none if explained is None else explained
     x = _series(samples, spec)
-    detail = np.log(samples["detail"].astype(np.float64) + 0.01) if "detail" in samples else None
+    guard = None
+    if spec.guard is not None and spec.guard[0] in samples:
+        guard = np.log(np.maximum(samples[spec.guard[0]].astype(np.float64), 0) + 0.01)
     if spec.signal == "hue":
-        weak = np.hypot(samples["hue_x"], samples["hue_y"]) < 0.035
+        weak = np.hypot(samples["hue_x"], samples["hue_y"]) < HUE_WEAK
         x = np.where(weak, np.nan, x)
     sid = _scene_ids(t, scenes)
     dev = np.full(len(t), np.nan)
@@ -238,7 +272,9 @@ def _spatial_events(
         base = sel & ~explained
         if base.sum() < 3:
             continue
-        refs[s] = _reference(x[base], spec, typical, detail[base] if detail is not None else None)
+        refs[s] = _reference(x[base], spec, typical, guard[base] if guard is not None else None)
+        if spec.floor is not None:
+            refs[s] = min(refs[s], spec.floor) if spec.direction > 0 else max(refs[s], spec.floor)
         dev[sel] = _deviation(x[sel], refs[s], spec)
         if spec.direction == 0:
             refs[s], dev[sel] = _flip_if_framed(x[sel], dev[sel], refs[s], spec)
@@ -251,8 +287,15 @@ def _spatial_events(
     sigma = 1.4826 * float(np.median(steps)) if len(steps) else 0.0
     thr = max(spec.min_delta, 3.0 * sigma)
     flag = _smooth_mask((np.nan_to_num(dev, nan=0.0) > thr) & ~explained)
-    flag, dev = _bridge_scenes(flag, x, sid, refs, dev, spec, thr)
-    flag, dev = _sandwich(flag, dev, x, sid, refs, t, spec, thr)
+    if spec.pairs_only:
+        flag, dev = none.copy(), np.full(len(t), np.nan)
+    else:
+        flag, dev = _bridge_scenes(flag, x, sid, refs, dev, spec, thr)
+        flag, dev = _sandwich(flag, dev, x, sid, refs, t, spec, thr)
+    cuts = [sc.start_s for sc in scenes[1:]]
+    for a, b, size in _paired_steps(x, sid, t, cuts, spec, thr, explained):
+        flag[a:b] = True
+        dev[a:b] = np.fmax(dev[a:b], size)
     flag &= ~explained
     step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
     events = []
@@ -267,6 +310,8 @@ def _spatial_events(
             continue
         covered[a:b] = True
         raw = samples[spec.signal][a:b] if spec.signal in samples else x[a:b]
+        if spec.levels is not None:
+            sev = max(REPORT_SEVERITY, _level_severity(float(np.nanmedian(raw)), spec.levels))
         events.append(
             Event(
                 type=spec.type,
@@ -285,6 +330,13 @@ def _spatial_events(
             )
         )
     return events, covered
+
+
+def _level_severity(value: float, levels: tuple[float, float]) -> float:
+    """0.2 at the first visible level, 1.0 at the severe one, log-linear between."""
+    lo, hi = levels
+    f = np.log(max(value, 1e-12) / lo) / np.log(hi / lo)
+    return float(np.clip(0.2 + 0.8 * f, 0.0, 1.0))
 
 
 def _confirmed(samples, spec: SpatialSpec, flag, sid, a: int, b: int) -> bool:
@@ -384,6 +436,89 @@ def _sandwich(flag, dev, x, sid, refs, t, spec, thr, max_gap_s: float = 30.0):
             flag[b0:a1] = True
             dev[b0:a1] = between
     return flag, dev
+
+
+# A needle's onset and its end, paired across any cuts between them, at most this far apart.
+PAIR_MAX_S = 90.0
+# Samples this close to a cut may show the other shot (cut times are frame-exact, motion
+# blur and encoder refresh are not): they never mark a level change.
+CUT_GUARD_S = 0.2
+
+
+def _toward(x: np.ndarray, level: float, sign: float, spec: SpatialSpec) -> np.ndarray:
+    """How far each value lies from `level` in the direction `sign` (circular for hue)."""
+    return np.sign(sign) * _signed(x - level, spec)
+
+
+def _change_points(x, sid, t, cuts, spec, thr, explained, reach: int = 3) -> list[tuple]:
+    """Abrupt level changes inside scenes: (index of the first changed sample, signed size,
+    level before), the size positive towards worse for one-sided signals. Content drifts
+    inside a shot, while a degradation switched on or off jumps between two samples from one
+    steady level to another; up to `reach` samples on each side give the levels."""
+    n = len(x)
+    near = np.zeros(n, dtype=bool)
+    for c in cuts:
+        near |= np.abs(t - c) < CUT_GUARD_S
+    usable = ~near & ~explained & np.isfinite(x)
+    least = max(thr, 1.5 * spec.min_delta)
+    # Only a jump between neighbours of at least 0.8 x the smallest size can qualify.
+    with np.errstate(invalid="ignore"):
+        jumps = np.abs(_signed(np.diff(x), spec)) >= 0.8 * least
+    candidates = np.flatnonzero(jumps & (sid[1:] == sid[:-1]) & usable[1:] & usable[:-1]) + 1
+    found: list[tuple] = []
+    for i in candidates:
+        lo, hi = i - 1, i + 1
+        while lo > 0 and i - lo < reach and sid[lo - 1] == sid[i] and usable[lo - 1]:
+            lo -= 1
+        while hi < n and hi - i < reach and sid[hi] == sid[i] and usable[hi]:
+            hi += 1
+        # A lone sample on one side counts only when a cut bounds it, not a gap in the data.
+        if (i - lo == 1 and lo > 0 and sid[lo - 1] == sid[i] and not near[lo - 1]) or (
+            hi - i == 1 and hi < n and sid[hi] == sid[i] and not near[hi]
+        ):
+            continue
+        ref = float(x[i - 1])
+        pre, post = _signed(x[lo:i] - ref, spec), _signed(x[i:hi] - ref, spec)
+        a, b = float(np.median(pre)), float(np.median(post))
+        size = b - a
+        jump = float(post[0] - pre[-1])
+        steady = max(np.abs(pre - a).max(), np.abs(post - b).max())
+        if abs(size) < least or abs(jump) < 0.8 * abs(size):
+            continue
+        if steady > 0.35 * abs(size):
+            continue
+        signed = size * spec.direction if spec.direction != 0 else size
+        if found and found[-1][0] == i - 1:  # one change seen from two samples: keep the larger
+            if abs(signed) <= abs(found[-1][1]):
+                continue
+            found.pop()
+        found.append((i, signed, float(_signed(ref + a, spec)), float(_signed(ref + b, spec))))
+    return found
+
+
+def _paired_steps(x, sid, t, cuts, spec, thr, explained) -> list[tuple[int, int, float]]:
+    """[start, end) sample ranges between an abrupt onset and the next abrupt change back by
+    a similar amount (a needle degradation switched on and off), with its size. The parts of
+    the two end scenes inside the range must stay off their clean level; whole scenes in
+    between are included, since only the ends of such a degradation are visible against a
+    scene's own content."""
+    points = _change_points(x, sid, t, cuts, spec, thr, explained)
+    out = []
+    for (i, s1, pre1, _), (j, s2, _, post2) in zip(points[:-1], points[1:], strict=True):
+        onset = s1 > 0 if spec.direction != 0 else True
+        if not onset or s1 * s2 >= 0:
+            continue
+        if not (0.5 <= abs(s2) / abs(s1) <= 2.0 and 1.5 <= t[j] - t[i] <= PAIR_MAX_S):
+            continue
+        sign = s1 * spec.direction if spec.direction != 0 else s1
+        held = True
+        for k, clean, size in ((sid[i], pre1, s1), (sid[j], post2, s2)):
+            part = np.arange(i, j)[(sid[i:j] == k) & np.isfinite(x[i:j])]
+            off = _toward(x[part], clean, sign, spec) >= 0.5 * abs(size)
+            held = held and (len(part) == 0 or off.mean() >= 0.8)
+        if held:
+            out.append((i, j, float(min(abs(s1), abs(s2)))))
+    return out
 
 
 # ---------------------------------------------------------------- temporal
@@ -521,7 +656,7 @@ def _flicker_events(frames, scenes, sid, fps) -> list[Event]:
         fps,
         "flicker",
         "brightness oscillation",
-        25.0,
+        150.0,
         "luma_swing",
     )
 
@@ -567,7 +702,7 @@ def detect_events(
         events.extend(_jitter_events(frames, scenes, sid, fps))
     t = samples.get("t", np.zeros(0))
     n = len(t)
-    explained = {k: np.zeros(n, dtype=bool) for k in ("noise", "compression", "exposure")}
+    explained = {k: np.zeros(n, dtype=bool) for k in ("noise", "compression", "exposure", "blur")}
     # Flicker swings every sample's tone; spatial detectors ignore samples inside it.
     explained["temporal"] = np.zeros(n, dtype=bool)
     for e in events:
@@ -577,11 +712,25 @@ def detect_events(
         mask = np.zeros(n, dtype=bool)
         for kind in EXPLAINS.get(spec.type, ()):
             mask |= explained[kind]
+        if spec.pairs_only:  # a second opinion only where the first found nothing
+            mask |= explained[spec.type]
         found, covered = _spatial_events(samples, scenes, spec, mask)
         events.extend(found)
         if spec.type in explained:
             explained[spec.type] |= covered
-    return sorted(_convincing(events), key=lambda e: (e.start_s, e.type))
+    return sorted(_convincing(_noise_not_jitter(events)), key=lambda e: (e.start_s, e.type))
+
+
+def _noise_not_jitter(events: list[Event]) -> list[Event]:
+    """Drop jitter found mostly inside strong noise: grain and impulses break the global-motion
+    estimate into random jerks, so there the shake is the noise's doing, not the camera's."""
+    noisy = [e for e in events if e.type == "noise" and e.severity >= 0.5]
+
+    def inside(j: Event) -> float:
+        cover = sum(max(0.0, min(j.end_s, n.end_s) - max(j.start_s, n.start_s)) for n in noisy)
+        return cover / max(j.end_s - j.start_s, 1e-9)
+
+    return [e for e in events if e.type != "jitter" or inside(e) < 0.5]
 
 
 def _convincing(events: list[Event], gap_s: float = 2.0) -> list[Event]:
