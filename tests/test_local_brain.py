@@ -274,3 +274,19 @@ def test_a_clear_signal_without_an_event_still_counts(tmp_path):
     blur.samples["sharpness"][(ts >= 60) & (ts < 75)] = 3.0
     assert ask(blur, "Is there any blur from 1:00 to 1:15?", ["Yes", "No"],
                tmp_path).choice == "B"
+
+
+def test_order_with_an_undetected_type_is_read_from_where_it_shows_most(tmp_path):
+    """Blur is an event at 60-75 s; the noise has no event but its signal stands out in
+    150-165 s: the noise comes after the blur, not 'at the same time'."""
+    i = make_index(events=[BLUR])
+    ts = i.samples["t"]
+    i.samples["noise"][(ts >= 150) & (ts < 165)] = 8.0
+    opts = ["The blur comes first, then the noise", "The noise comes first, then the blur",
+            "They occur at the same time"]
+    ans = ask(i, "In what order do the blur and the noise occur?", opts, tmp_path)
+    assert ans.choice == "A"
+    assert any(e["tool"] == "compare_windows" for e in ans.evidence)
+    clean = make_index(events=[BLUR])  # no sign of noise anywhere: nothing to place
+    assert ask(clean, "In what order do the blur and the noise occur?", opts,
+               tmp_path).choice != "B"

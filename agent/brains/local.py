@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -41,6 +42,10 @@ MILD, SEVERE = 0.6, 0.99
 # A window's type score (>= 1: as strong as a reportable event) this high is clearly outside
 # what clean windows reach, so the type counts as present even when no event was reported.
 # Types whose scores swing with scene content (blur, exposure, colour) have no such bar.
+# Windows an undetected type is probed over (temporal relations), and the severity given to
+# the probed window (as weak as a reported event can be).
+PROBE_WINDOWS = 12
+REPORT_FLOOR = 0.3
 PROBE_SCORES: dict[str, float] = {"noise": 3.0, "compression": 2.5, "sharpening": 2.5,
                                   "jitter": 2.5, "flicker": 1.0, "frame_drop": 0.5,
                                   "stutter": 0.5}
@@ -246,6 +251,9 @@ class LocalBrain:
             steps.append(("find_events", {"type": "any", **win}))
             if len(opt_wins) >= 2:
                 steps.append(("compare_windows", {"windows": opt_wins, "type": t or "any"}))
+            if ev.get("find_events"):  # a type asked about but not found: where is it likeliest?
+                steps += [("compare_windows", _probe_args(m, q, duration))
+                          for m in _missing_types(q, ev.all_events())]
         else:  # cumulative_effect, integration, stability, dominant_factor, trend, overall
             steps.append(("find_events", {"type": "any", **win}))
             wins = opt_wins if len(opt_wins) >= 2 and k in ("integration", "cumulative_effect") \
@@ -573,7 +581,13 @@ class LocalBrain:
                 "confidence": 0.6 if sa != sb else 0.4}
 
     def _temporal_relation(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-        tl = Timeline(ev.all_events())
+        evs = ev.all_events()
+        for m in _missing_types(q, evs):
+            probe = _probed_span(ev.get("compare_windows", _probe_args(m, q, ctx.duration_s)), m)
+            if probe:
+                evs = [*evs, {"type": m, "subtype": "probed", "start_s": probe[0],
+                              "end_s": probe[1], "severity": REPORT_FLOOR}]
+        tl = Timeline(sorted(evs, key=lambda e: (e["start_s"], e["type"])))
         text = _timeline_text([s.to_event() for s in tl.stretches] or tl.events)
         choice, conf = None, 0.5
         if q.options:
@@ -790,6 +804,34 @@ class LocalBrain:
 
 
 # ---------------------------------------------------------------- small pure helpers
+
+
+def _missing_types(q: Question, evs: Sequence[dict[str, Any]]) -> list[str]:
+    """The (up to two) distortion types a question names that no event shows."""
+    named = list(dict.fromkeys(m.type for m in q.types))[:2]
+    found = {e["type"] for e in evs}
+    return [t for t in named if t not in found] if len(named) == 2 else []
+
+
+def _probe_args(etype: str, q: Question, duration: float) -> dict[str, Any]:
+    """compare_windows over PROBE_WINDOWS equal parts of the question's window, one type."""
+    a, b = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
+    wins = [[round(a + (b - a) * i / PROBE_WINDOWS, 3), round(a + (b - a) * (i + 1) /
+             PROBE_WINDOWS, 3)] for i in range(PROBE_WINDOWS)]
+    return {"windows": wins, "type": etype}
+
+
+def _probed_span(data: dict[str, Any] | None, etype: str) -> tuple[float, float] | None:
+    """The window where an undetected type shows most, if it stands out there: its score at
+    least a reportable step and twice the median window's."""
+    wins = (data or {}).get("windows") or []
+    scores = [float(w.get("type_scores", {}).get(etype, 0.0)) for w in wins]
+    if len(scores) < 3:
+        return None
+    k = max(range(len(scores)), key=scores.__getitem__)
+    if scores[k] < 1.0 or scores[k] < 2.0 * statistics.median(scores):
+        return None
+    return float(wins[k]["start_s"]), float(wins[k]["end_s"])
 
 
 def _question_text(messages: Sequence[BaseMessage]) -> str:
