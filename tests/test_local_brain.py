@@ -290,3 +290,13 @@ def test_order_with_an_undetected_type_is_read_from_where_it_shows_most(tmp_path
     clean = make_index(events=[BLUR])  # no sign of noise anywhere: nothing to place
     assert ask(clean, "In what order do the blur and the noise occur?", opts,
                tmp_path).choice != "B"
+
+
+def test_comparison_counts_a_clear_signal_without_an_event(tmp_path):
+    """A mild stutter event against noise that never became an event but whose signal is far
+    outside the clean range: the noise is the worse of the two."""
+    i = make_index(events=[Event("stutter", 60.0, 75.0, 0.4, 30.0, "repeated frames")])
+    ts = i.samples["t"]
+    i.samples["noise"][(ts >= 120) & (ts < 135)] = 20.0
+    q = "Is the stutter between 1:00 and 1:15 milder than the noise between 2:00 and 2:15?"
+    assert ask(i, q, ["Yes", "No"], tmp_path).choice == "A"

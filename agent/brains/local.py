@@ -567,13 +567,16 @@ class LocalBrain:
                    if _in_window(e, w)]
             worst = max((e["severity"] for e in evs), default=0.0)
             score = float((data or {}).get("signal_score") or 0.0)
-            found.append((worst, score, m, w, evs))
-        (sa, ca, *_, ea), (sb, cb, *_, eb) = found
-        first_worse = (sa, ca) > (sb, cb)  # the signal score breaks a tie of severities
+            # No event: a signal clearly outside the clean range still has a level.
+            level = level_of(worst) if evs else probed_level(m.type, data)
+            found.append((worst, score, m, w, evs, level))
+        (sa, ca, *_, ea, la), (sb, cb, *_, eb, lb) = found
+        # Level first (a probed one counts), then severity, then the signal score.
+        first_worse = (la, sa, ca) > (lb, sb, cb)
         choice = self._yes_no(q, first_worse != _claims_less(q.text))
         text = "; ".join(f"{TYPE_NAMES.get(m.type, m.type)} {hms(w.start_s)}-{hms(w.end_s)}: "
                          f"worst severity {s:.2f} (signal score {c:.2f})"
-                         for s, c, m, w, _ in found)
+                         for s, c, m, w, _, _ in found)
         worse = found[0] if first_worse else found[1]
         text = (f"The {TYPE_NAMES.get(worse[2].type, worse[2].type)} is the more severe: "
                 f"{text}.")
