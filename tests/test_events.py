@@ -165,3 +165,17 @@ def test_grain_severity_follows_the_grain_a_viewer_sees():
         events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
         sev[sigma] = max(e.severity for e in events if e.type == "noise")
     assert sev[7.0] < 0.6 <= sev[15.0] < 1.0 <= sev[30.0], sev
+
+
+def test_a_hue_rotation_that_moves_the_tones_is_a_colour_event_not_exposure():
+    """Rotating the colours also moves the luma of coloured pixels (black and white points
+    shift); the event is the hue shift."""
+    s = _samples(60.0)
+    inside = (s["t"] >= 24.0) & (s["t"] < 36.0)
+    hx, hy = s["hue_x"][inside].copy(), s["hue_y"][inside].copy()
+    s["hue_x"][inside], s["hue_y"][inside] = -hy, hx  # +90 degrees
+    s["black"][inside] += 45.0
+    s["contrast_range"][inside] /= 1.8
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    assert [e for e in events if e.subtype == "hue shift"], events
+    assert not [e for e in events if e.type == "exposure"], events

@@ -711,14 +711,28 @@ def detect_events(
     for spec in SPATIAL_SPECS:
         mask = np.zeros(n, dtype=bool)
         for kind in EXPLAINS.get(spec.type, ()):
-            mask |= explained[kind]
+            if not (spec.signal == "hue" and kind == "exposure"):  # tone does not turn hue
+                mask |= explained[kind]
         if spec.pairs_only:  # a second opinion only where the first found nothing
             mask |= explained[spec.type]
         found, covered = _spatial_events(samples, scenes, spec, mask)
         events.extend(found)
         if spec.type in explained:
             explained[spec.type] |= covered
-    return sorted(_convincing(_noise_not_jitter(events)), key=lambda e: (e.start_s, e.type))
+    events = _hue_not_exposure(_noise_not_jitter(events))
+    return sorted(_convincing(events), key=lambda e: (e.start_s, e.type))
+
+
+def _hue_not_exposure(events: list[Event]) -> list[Event]:
+    """Drop exposure events lying mostly inside a strong hue shift: rotating the colours moves
+    the luma of every coloured pixel, which is the shift's doing, not a change of exposure."""
+    hue = [e for e in events if e.subtype == "hue shift" and e.severity >= 0.5]
+
+    def inside(x: Event) -> float:
+        cover = sum(max(0.0, min(x.end_s, h.end_s) - max(x.start_s, h.start_s)) for h in hue)
+        return cover / max(x.end_s - x.start_s, 1e-9)
+
+    return [e for e in events if e.type != "exposure" or inside(e) < 0.5]
 
 
 def _noise_not_jitter(events: list[Event]) -> list[Event]:
