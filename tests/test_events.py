@@ -179,3 +179,26 @@ def test_a_hue_rotation_that_moves_the_tones_is_a_colour_event_not_exposure():
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     assert [e for e in events if e.subtype == "hue shift"], events
     assert not [e for e in events if e.type == "exposure"], events
+
+
+def test_compression_over_the_whole_video_is_judged_against_absolute_limits():
+    """No scene is clean, so no baseline shows it; the video-wide blocking level does."""
+    s = _samples(60.0)
+    s["blockiness"] *= 20.0
+    s["grid"] *= 8.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    comp = [e for e in events if e.type == "compression"]
+    assert len(comp) == 1 and comp[0].start_s == 0.0 and comp[0].end_s >= 59.5, events
+    assert comp[0].evidence["whole_video"] and comp[0].severity == 1.0
+
+
+def test_halo_raised_by_heavy_noise_is_not_whole_video_sharpening():
+    s = _samples(60.0)
+    s["halo"] *= 3.5
+    s["noise"][(s["t"] >= 10.0) & (s["t"] < 35.0)] = 25.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 30.0, 60.0]), FPS)
+    assert [e for e in events if e.type == "noise"], events
+    assert not [e for e in events if e.type == "sharpening"], events
+    s["noise"][:] = 0.3  # the same halo without the noise is sharpening of the whole video
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 30.0, 60.0]), FPS)
+    assert [e.start_s for e in events if e.type == "sharpening"] == [0.0], events
