@@ -202,3 +202,50 @@ def test_halo_raised_by_heavy_noise_is_not_whole_video_sharpening():
     s["noise"][:] = 0.3  # the same halo without the noise is sharpening of the whole video
     events = detect_events(_frames(60.0), s, _scenes([0.0, 30.0, 60.0]), FPS)
     assert [e.start_s for e in events if e.type == "sharpening"] == [0.0], events
+
+
+def _sharper_half(sharpness: float, halo: float, detail: float) -> list:
+    """Events of a scene (20-40 s) whose second half has its signals scaled by these factors."""
+    s = _samples(60.0)
+    part = (s["t"] >= 30.0) & (s["t"] < 40.0)
+    s["sharpness"][part] *= sharpness
+    s["halo"][part] *= halo
+    s["detail"][part] *= detail
+    return detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+
+
+def test_an_over_sharpened_half_scene_is_sharpening_not_blur_of_the_other_half():
+    """Unsharp masking lifts sharpness far more than the halo (here 6x against 1.8x, detail
+    1.6x): the clean half is not reported blurred, the sharpened half is sharpening."""
+    events = _sharper_half(6.0, 1.8, 1.6)
+    assert not [e for e in events if e.type == "blur"], events
+    sharp = [e for e in events if e.type == "sharpening"]
+    assert len(sharp) == 1, events
+    assert abs(sharp[0].start_s - 30.0) <= 1.0 and abs(sharp[0].end_s - 40.0) <= 1.0, sharp
+
+
+def test_a_blurred_half_scene_stays_blur():
+    """Blur takes the strong-edge halo down further than the detail (2.5x against 1.5x; the
+    sharpness 5x): the low half is the blurred one, nothing is over-sharpened."""
+    events = _sharper_half(1 / 5.0, 1 / 2.5, 1 / 1.5)
+    blur = [e for e in events if e.type == "blur"]
+    assert len(blur) == 1 and abs(blur[0].start_s - 30.0) <= 1.0, events
+    assert not [e for e in events if e.type == "sharpening"], events
+
+
+def test_contrast_reduced_all_through_is_a_whole_video_event():
+    s = _samples(60.0)
+    s["contrast_range"][:] = 45.0  # a fifth of the usual range, in every scene
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    low = [e for e in events if e.subtype == "low contrast"]
+    assert len(low) == 1 and low[0].evidence["whole_video"], events
+
+
+def test_grain_over_the_whole_video_is_one_event_at_its_absolute_level():
+    """Grain in every scene leaves no clean reference; its absolute sigma still shows it."""
+    s = _samples(60.0)
+    s["noise"][:] = 8.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    grain = [e for e in events if e.subtype == "grain"]
+    assert len(grain) == 1 and grain[0].evidence["whole_video"], events
+    assert 0.4 < grain[0].severity < 0.7, grain  # sigma 8: moderate on the 3.6 .. 28 scale

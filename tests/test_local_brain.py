@@ -73,6 +73,16 @@ def test_severity_levels(tmp_path):
                    tmp_path).choice == want
 
 
+def test_severity_levels_use_each_detectors_own_cuts(tmp_path):
+    """Grain severity follows the absolute grain level: 0.51 is already moderate and 0.9
+    severe, where a blur of the same severity reads mild and moderate."""
+    for sev, want_noise, want_blur in ((0.51, "B", "A"), (0.9, "C", "B")):
+        for kind, sub, want in (("noise", "grain", want_noise), ("blur", "softness", want_blur)):
+            i = make_index(events=[Event(kind, 60, 75, sev, 5.0, sub)])
+            q = f"How severe is the {'noise' if kind == 'noise' else 'blur'}?"
+            assert ask(i, q, ["Mild", "Moderate", "Severe"], tmp_path).choice == want, (kind, sev)
+
+
 def test_comparison_of_segments(idx, tmp_path):
     ans = ask(idx, "Which segment has the most severe degradation?",
               ["Segment 1", "Segment 2", "Segment 3", "Segment 4"], tmp_path)

@@ -39,14 +39,22 @@ from tools.timeline import equal_segments
 # The detectors saturate early: a mild distortion already scores 0.3-0.6, a moderate one
 # 0.6-1.0, and only a saturated 1.0 reads as severe (calibrated on the NDQA dev sets).
 MILD, SEVERE = 0.6, 0.99
+# Detectors whose severity follows the viewer's scale more closely have their own cuts
+# (type or type/subtype: (mild below, severe from)), read off the same dev sets: freezes and
+# flicker grow with the share of affected frames, grain and impulses with their absolute level.
+LEVEL_CUTS: dict[str, tuple[float, float]] = {
+    "flicker": (0.5, 0.95), "frame_drop": (0.5, 0.82), "stutter": (0.5, 0.765),
+    "noise/grain": (0.49, 0.87), "noise/impulse": (0.48, 0.85),
+}
 # A window's type score (>= 1: as strong as a reportable event) this high is clearly outside
 # what clean windows reach, so the type counts as present even when no event was reported.
 # Types whose scores swing with scene content (blur, exposure, colour) have no such bar.
+# (Noise: clean 15-s windows of the dev sets reach 2.1 at most over 1745 of them.)
 # Windows an undetected type is probed over (temporal relations), and the severity given to
 # the probed window (as weak as a reported event can be).
 PROBE_WINDOWS = 12
 REPORT_FLOOR = 0.3
-PROBE_SCORES: dict[str, float] = {"noise": 3.0, "compression": 2.5, "sharpening": 2.5,
+PROBE_SCORES: dict[str, float] = {"noise": 2.5, "compression": 2.5, "sharpening": 2.5,
                                   "jitter": 2.5, "flicker": 1.0, "frame_drop": 0.5,
                                   "stutter": 0.5}
 # "When" answers keep events at least this fraction of the worst one's severity.
@@ -87,11 +95,19 @@ WHY: dict[str, str] = {
 }
 
 
-def level_of(severity: float | None) -> float:
-    """Severity 0..1 of the worst event to the option scale (0 none, 1 mild .. 3 severe)."""
+def level_of(severity: float | None, kind: str = "") -> float:
+    """Severity 0..1 of the worst event to the option scale (0 none, 1 mild .. 3 severe);
+    `kind` ("type" or "type/subtype") selects the detector's own cuts."""
     if severity is None or severity <= 0:
         return 0.0
-    return 1.0 if severity < MILD else 2.0 if severity < SEVERE else 3.0
+    mild, severe = LEVEL_CUTS.get(kind) or LEVEL_CUTS.get(kind.split("/")[0]) or (MILD, SEVERE)
+    return 1.0 if severity < mild else 2.0 if severity < severe else 3.0
+
+
+def events_level(evs: Sequence[dict[str, Any]]) -> float:
+    """The option-scale level of the worst of some events, each on its detector's cuts."""
+    return max((level_of(e["severity"], f"{e['type']}/{e.get('subtype') or ''}")
+                for e in evs), default=0.0)
 
 
 def probed_level(etype: str | None, data: dict[str, Any] | None) -> float:
@@ -104,11 +120,10 @@ def probed_level(etype: str | None, data: dict[str, Any] | None) -> float:
     return 2.0 if score >= 1.5 * bar else 1.0
 
 
-def level_word(severity: float) -> str:
-    """A severity 0..1 in words: none, mild, moderate or severe."""
-    if severity <= 0:
-        return "none"
-    return "mild" if severity < MILD else "moderate" if severity < SEVERE else "severe"
+def level_word(severity: float, level: float | None = None) -> str:
+    """A severity 0..1 (or its option-scale level, when known) in words."""
+    lv = level_of(severity) if level is None else level
+    return ("none", "mild", "moderate", "severe")[int(min(max(lv, 0), 3))]
 
 
 def _iou(a: tuple[float, float], spans: Sequence[tuple[float, float]]) -> float:
@@ -469,7 +484,7 @@ class LocalBrain:
             evs = [e for e in evs if _in_window(e, q.window)] or evs
         what = self._what(q)
         worst = max((e["severity"] for e in evs), default=0.0)
-        level = level_of(worst) if evs else probed_level(q.type, data)
+        level = events_level(evs) if evs else probed_level(q.type, data)
         total = sum(e["end_s"] - e["start_s"] for e in evs)
         choice, conf = None, 0.55
         if re.search(r"\bhow long|duration|last\b", low) and any(o.durations for o in q.options):
@@ -477,13 +492,13 @@ class LocalBrain:
         elif any(o.level is not None for o in q.options):
             choice = _nearest(q.options, lambda o: o.level, level)
         elif any(o.grade is not None for o in q.options):
-            choice = _nearest(q.options, lambda o: o.grade, 5.0 - level_of(worst) * 1.2)
+            choice = _nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
         if not evs and choice is None:
             choice = self._none_option(q)
         zoom = ev.get("zoom_in")
         if evs:
-            text = (f"The {what} is {level_word(worst)} (worst severity {worst:.2f} on a 0-1 "
-                    f"scale), lasting {total:.1f} s in {len(evs)} span(s): "
+            text = (f"The {what} is {level_word(worst, level)} (worst severity {worst:.2f} on "
+                    f"a 0-1 scale), lasting {total:.1f} s in {len(evs)} span(s): "
                     + "; ".join(_ev_line(e) for e in evs[:4]) + ".")
             if zoom:
                 text += f" Close look: {zoom.get('summary', '')}."
@@ -568,7 +583,7 @@ class LocalBrain:
             worst = max((e["severity"] for e in evs), default=0.0)
             score = float((data or {}).get("signal_score") or 0.0)
             # No event: a signal clearly outside the clean range still has a level.
-            level = level_of(worst) if evs else probed_level(m.type, data)
+            level = events_level(evs) if evs else probed_level(m.type, data)
             found.append((worst, score, m, w, evs, level))
         (sa, ca, *_, ea, la), (sb, cb, *_, eb, lb) = found
         # Level first (a probed one counts), then severity, then the signal score.
@@ -753,8 +768,9 @@ class LocalBrain:
         for t in sorted(load, key=load.get, reverse=True)[:3]:
             these = [e for e in evs if e["type"] == t]
             worst = max(e["severity"] for e in these)
+            word = level_word(worst, events_level(these))
             parts.append(
-                f"{TYPE_NAMES.get(t, t).capitalize()} ({level_word(worst)}, worst severity "
+                f"{TYPE_NAMES.get(t, t).capitalize()} ({word}, worst severity "
                 f"{worst:.2f}) appears " + "; ".join(
                     f"from {hms(e['start_s'])} to {hms(e['end_s'])}" for e in these[:4])
                 + f". It hurts the perceived quality because "
