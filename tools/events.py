@@ -26,7 +26,7 @@ SHORT_S = 6.0
 SHORT_SEVERITY = 0.5
 # Mean chroma vector length below which a picture's hue is not judged (a near-grey picture
 # has no stable hue: its angle swings with a little noise or lighting).
-HUE_WEAK = 0.035
+HUE_WEAK = 0.05
 
 
 @dataclass(frozen=True)
@@ -753,6 +753,7 @@ WHOLE_VIDEO_LIMITS: tuple[tuple[str, float, int, float], ...] = (
     ("grain", 2.0, +1, 0.45),
 )
 WHOLE_VIDEO_SHARE = 0.5  # ... unless events of the type already cover this share of it
+WHOLE_VIDEO_PARTS = 6  # the level must hold in all but one of this many equal parts
 
 
 def _whole_video_events(samples: dict[str, np.ndarray], events: list[Event]) -> list[Event]:
@@ -768,6 +769,11 @@ def _whole_video_events(samples: dict[str, np.ndarray], events: list[Event]) -> 
             continue
         level = float(np.nanmedian(samples[spec.signal]))
         if not np.isfinite(level) or direction * (level - limit) < 0:
+            continue
+        # ... and in (nearly) every part of it: a trend that ends strong is not "all through".
+        parts = [np.nanmedian(p) for p in np.array_split(samples[spec.signal], WHOLE_VIDEO_PARTS)
+                 if np.isfinite(p).any()]
+        if sum(direction * (p - limit) >= 0 for p in parts) < len(parts) - 1:
             continue
         covered = sum(e.end_s - e.start_s for e in events if e.type == spec.type)
         if covered >= WHOLE_VIDEO_SHARE * duration:
@@ -906,9 +912,11 @@ def _hue_not_exposure(events: list[Event]) -> list[Event]:
 
 
 def _noise_not_jitter(events: list[Event]) -> list[Event]:
-    """Drop jitter found mostly inside strong noise: grain and impulses break the global-motion
-    estimate into random jerks, so there the shake is the noise's doing, not the camera's."""
-    noisy = [e for e in events if e.type == "noise" and e.severity >= 0.5]
+    """Drop jitter found mostly inside strong noise or flicker: grain, impulses and brightness
+    swings break the global-motion estimate into random jerks, so there the shake is their
+    doing, not the camera's."""
+    noisy = [e for e in events
+             if (e.type == "noise" and e.severity >= 0.5) or e.type == "flicker"]
 
     def inside(j: Event) -> float:
         cover = sum(max(0.0, min(j.end_s, n.end_s) - max(j.start_s, n.start_s)) for n in noisy)
