@@ -58,7 +58,8 @@ class SpatialSpec:
     # that content moves a lot (native sharpness falls in every pan), only its jumps are news.
     pairs_only: bool = False
     # The clean level is known outright (no natural picture has isolated black and white
-    # pixels): no scene's reference lies beyond it, so a scene degraded throughout still shows.
+    # pixels; clean footage shows grain sigma <= 0.65): no scene's reference lies beyond it
+    # (raw units), so a scene degraded throughout still shows.
     floor: float | None = None
     # Severity from the absolute level in the event, (first visible, severe), on a log scale,
     # where the signal measures what a viewer sees whatever the content (grain sigma, impulse
@@ -71,7 +72,7 @@ SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain lat
     SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.5), np.log(4.0)),
     SpatialSpec(
         "noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3, step=False,
-        guard=("blockiness", +1, np.log(2.0)), levels=(3.6, 28.0),
+        guard=("blockiness", +1, np.log(2.0)), levels=(3.6, 28.0), floor=1.2,
     ),
     SpatialSpec(
         "noise", "impulse", "impulse", +1, 0.005, 0.05, log=False, step=False, floor=0.0,
@@ -286,7 +287,8 @@ def _spatial_events(
         refs[s] = _reference(x[base], spec, typical, guard[base] if guard is not None else None,
                              {n: detail[n][base] for n in detail} if detail else None)
         if spec.floor is not None:
-            refs[s] = min(refs[s], spec.floor) if spec.direction > 0 else max(refs[s], spec.floor)
+            floor = float(np.log(spec.floor + spec.offset)) if spec.log else spec.floor
+            refs[s] = min(refs[s], floor) if spec.direction > 0 else max(refs[s], floor)
         dev[sel] = _deviation(x[sel], refs[s], spec)
         if spec.direction == 0:
             refs[s], dev[sel] = _flip_if_framed(x[sel], dev[sel], refs[s], spec)
@@ -320,8 +322,10 @@ def _spatial_events(
         sev = _severity(level, spec)
         if sev < REPORT_SEVERITY or not _confirmed(samples, spec, flag, sid, a, b):
             continue
-        covered[a:b] = True
         raw = samples[spec.signal][a:b] if spec.signal in samples else x[a:b]
+        if spec.floor is not None and spec.direction * (np.nanmedian(raw) - spec.floor) <= 0:
+            continue  # within what clean footage shows, however far from its scene
+        covered[a:b] = True
         if spec.levels is not None:
             sev = max(REPORT_SEVERITY, _level_severity(float(np.nanmedian(raw)), spec.levels))
         events.append(
