@@ -78,8 +78,9 @@ SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain lat
         "noise", "impulse", "impulse", +1, 0.005, 0.05, log=False, step=False, floor=0.0,
         levels=(0.01, 0.25),
     ),
-    SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35), np.log(3.0)),
-    SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0)),
+    SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35), np.log(3.0),
+                floor=2.2),
+    SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0), floor=2.4),
     SpatialSpec(
         "colour", "oversaturation", "saturation", +1, np.log(1.3), np.log(3.0), offset=20.0
     ),
@@ -323,8 +324,10 @@ def _spatial_events(
         if sev < REPORT_SEVERITY or not _confirmed(samples, spec, flag, sid, a, b):
             continue
         raw = samples[spec.signal][a:b] if spec.signal in samples else x[a:b]
-        if spec.floor is not None and spec.direction * (np.nanmedian(raw) - spec.floor) <= 0:
-            continue  # within what clean footage shows, however far from its scene
+        if spec.levels is not None and spec.floor is not None and (
+            spec.direction * (np.nanmedian(raw) - spec.floor) <= 0
+        ):
+            continue  # an absolute measure within what clean footage shows: not visible
         covered[a:b] = True
         if spec.levels is not None:
             sev = max(REPORT_SEVERITY, _level_severity(float(np.nanmedian(raw)), spec.levels))
@@ -737,7 +740,9 @@ def detect_events(
             explained[spec.type] |= covered
     events = _blur_or_sharpening(events, samples, scenes)
     events = _hue_not_exposure(_noise_not_jitter(events))
-    events.extend(_whole_video_events(samples, events))
+    whole = _whole_video_events(samples, events)
+    if whole:  # what the whole-video degradation explains elsewhere is its doing
+        events = [e for e in events if whole[0].type not in EXPLAINS.get(e.type, ())] + whole
     return sorted(_convincing(events), key=lambda e: (e.start_s, e.type))
 
 
