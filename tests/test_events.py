@@ -193,15 +193,27 @@ def test_compression_over_the_whole_video_is_judged_against_absolute_limits():
 
 
 def test_halo_raised_by_heavy_noise_is_not_whole_video_sharpening():
+    """Heavy grain over most of the video lifts the halo where it is: the video's median halo
+    passes the limit, the rest of the video does not."""
     s = _samples(60.0)
-    s["halo"] *= 3.5
-    s["noise"][(s["t"] >= 10.0) & (s["t"] < 35.0)] = 25.0
+    noisy = (s["t"] >= 10.0) & (s["t"] < 45.0)
+    s["halo"][noisy] *= 3.5
+    s["noise"][noisy] = 25.0
     events = detect_events(_frames(60.0), s, _scenes([0.0, 30.0, 60.0]), FPS)
     assert [e for e in events if e.type == "noise"], events
     assert not [e for e in events if e.type == "sharpening"], events
-    s["noise"][:] = 0.3  # the same halo without the noise is sharpening of the whole video
+
+
+def test_halo_all_through_is_whole_video_sharpening_even_with_lifted_grain():
+    """Over-sharpening lifts the halo everywhere and the grain of its grainy scenes: the
+    halo outside the "noisy" parts still shows the sharpening, which explains the grain."""
+    s = _samples(60.0)
+    s["halo"] *= 3.5
     events = detect_events(_frames(60.0), s, _scenes([0.0, 30.0, 60.0]), FPS)
     assert [e.start_s for e in events if e.type == "sharpening"] == [0.0], events
+    s["noise"][(s["t"] >= 10.0) & (s["t"] < 35.0)] = 12.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 30.0, 60.0]), FPS)
+    assert [e.type for e in events] == ["sharpening"], events
 
 
 def _sharper_half(sharpness: float, halo: float, detail: float) -> list:

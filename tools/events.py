@@ -104,7 +104,7 @@ SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain lat
 
 # Degradations that, where present, explain away another detector's deviation.
 EXPLAINS: dict[str, tuple[str, ...]] = {
-    "noise": ("temporal",),
+    "noise": ("temporal", "sharpening"),
     "exposure": ("temporal",),
     "compression": ("temporal", "noise", "exposure"),
     "colour": ("temporal", "exposure"),
@@ -721,7 +721,8 @@ def detect_events(
         events.extend(_jitter_events(frames, scenes, sid, fps))
     t = samples.get("t", np.zeros(0))
     n = len(t)
-    explained = {k: np.zeros(n, dtype=bool) for k in ("noise", "compression", "exposure", "blur")}
+    explained = {k: np.zeros(n, dtype=bool)
+                 for k in ("noise", "compression", "exposure", "blur", "sharpening")}
     # Flicker swings every sample's tone; spatial detectors ignore samples inside it.
     explained["temporal"] = np.zeros(n, dtype=bool)
     for e in events:
@@ -762,7 +763,8 @@ WHOLE_VIDEO_LIMITS: tuple[tuple[str, float, int, float], ...] = (
     ("grain", 2.0, +1, 0.45),
 )
 WHOLE_VIDEO_SHARE = 0.5  # ... unless events of the type already cover this share of it
-WHOLE_VIDEO_PARTS = 6  # the level must hold in all but one of this many equal parts
+WHOLE_VIDEO_PARTS = 6  # the level must hold in all but one of this many equal parts,
+WHOLE_VIDEO_PART_SLACK = 0.8  # to within this factor of the limit
 
 
 def _whole_video_events(samples: dict[str, np.ndarray], events: list[Event]) -> list[Event]:
@@ -779,19 +781,29 @@ def _whole_video_events(samples: dict[str, np.ndarray], events: list[Event]) -> 
         level = float(np.nanmedian(samples[spec.signal]))
         if not np.isfinite(level) or direction * (level - limit) < 0:
             continue
-        # ... and in (nearly) every part of it: a trend that ends strong is not "all through".
+        # ... and near it in (nearly) every part: a trend that ends strong is not "all
+        # through" (content moves each part's level; clean parts stay far from the limit).
+        near = limit * WHOLE_VIDEO_PART_SLACK ** direction
         parts = [np.nanmedian(p) for p in np.array_split(samples[spec.signal], WHOLE_VIDEO_PARTS)
                  if np.isfinite(p).any()]
-        if sum(direction * (p - limit) >= 0 for p in parts) < len(parts) - 1:
+        if sum(direction * (p - near) >= 0 for p in parts) < len(parts) - 1:
             continue
         covered = sum(e.end_s - e.start_s for e in events if e.type == spec.type)
         if covered >= WHOLE_VIDEO_SHARE * duration:
             return []
-        # Heavy noise raises halo and block measures everywhere: then the level is its doing.
+        # Heavy noise raises halo and block measures where it is: then the level is its
+        # doing, unless the rest of the video shows the level too (over-sharpening lifts the
+        # grain already there, which then reads as noise, and the halo everywhere).
         causes = ("flicker",) if "temporal" in EXPLAINS.get(spec.type, ()) else ()
         causes += tuple(k for k in EXPLAINS.get(spec.type, ()) if k != "temporal")
-        if sum(e.end_s - e.start_s for e in events if e.type in causes) >= 0.25 * duration:
-            continue
+        caused = [e for e in events if e.type in causes]
+        if sum(e.end_s - e.start_s for e in caused) >= 0.25 * duration:
+            rest = np.ones(len(t), dtype=bool)
+            for e in caused:
+                rest &= ~((t >= e.start_s) & (t < e.end_s))
+            x = samples[spec.signal][rest]
+            if rest.sum() < 10 or not direction * (np.nanmedian(x) - limit) >= 0:
+                continue
         dev = float(direction * (np.log(level + spec.offset) - np.log(clean + spec.offset)))
         sev = _level_severity(level, spec.levels) if spec.levels else _severity(dev, spec)
         return [Event(
