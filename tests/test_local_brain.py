@@ -81,6 +81,10 @@ def test_severity_levels_use_each_detectors_own_cuts(tmp_path):
             i = make_index(events=[Event(kind, 60, 75, sev, 5.0, sub)])
             q = f"How severe is the {'noise' if kind == 'noise' else 'blur'}?"
             assert ask(i, q, ["Mild", "Moderate", "Severe"], tmp_path).choice == want, (kind, sev)
+    # Saturation clips at full colour: a doubled saturation scores only ~0.4, yet is moderate.
+    i = make_index(events=[Event("colour", 60, 75, 0.4, 5.0, "oversaturation")])
+    assert ask(i, "How severe are the oversaturated colours?", ["Mild", "Moderate", "Severe"],
+               tmp_path).choice == "B"
 
 
 def test_comparison_of_segments(idx, tmp_path):

@@ -45,6 +45,7 @@ MILD, SEVERE = 0.6, 0.99
 LEVEL_CUTS: dict[str, tuple[float, float]] = {
     "flicker": (0.5, 0.95), "frame_drop": (0.5, 0.82), "stutter": (0.5, 0.765),
     "noise/grain": (0.49, 0.87), "noise/impulse": (0.48, 0.85),
+    "colour/oversaturation": (0.35, 0.75), "sharpening": (0.43, 0.85),
 }
 # A window's type score (>= 1: as strong as a reportable event) this high is clearly outside
 # what clean windows reach, so the type counts as present even when no event was reported.
