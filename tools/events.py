@@ -26,7 +26,7 @@ SHORT_S = 6.0
 SHORT_SEVERITY = 0.5
 # Mean chroma vector length below which a picture's hue is not judged (a near-grey picture
 # has no stable hue: its angle swings with a little noise or lighting).
-HUE_WEAK = 0.05
+HUE_WEAK = 0.045
 
 
 @dataclass(frozen=True)
@@ -825,7 +825,7 @@ def _whole_video_events(samples: dict[str, np.ndarray], events: list[Event]) -> 
 # parts pass, none of the 38 blur parts.
 SHARP_PER_HALO = 2.0
 HALO_PER_DETAIL = 1.6
-SHARPEN_MIN_RISE = 1.3
+SHARPEN_MIN_RISE = 1.65
 SHARPNESS_SIGNALS = ("sharpness", "halo", "detail")
 # Severity of a sharpening found this way, from its sharpness rise (log): 1.0 -> 0.2 .. 5.0 -> 1.
 SHARPEN_RISE = (1.0, 5.0)
