@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tools.events import detect_events
 from tools.model import Scene
@@ -299,3 +300,57 @@ def test_what_a_whole_video_low_contrast_explains_is_not_reported_apart():
     s["blockiness"][(s["t"] >= 20.0) & (s["t"] < 40.0)] = 3.5
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     assert [e.subtype for e in events] == ["low contrast"], events
+
+
+def test_blank_frames_are_not_a_freeze():
+    """A picture washed out to white repeats itself exactly: that is overexposure, and the
+    frames of the same picture with content still count as a freeze."""
+    f = _frames(60.0)
+    white = (f["t"] >= 20.0) & (f["t"] < 22.0)
+    f["diff"][white], f["contrast"][white] = 0.0, 0.5
+    assert not [e for e in detect_events(f, _samples(60.0), _scenes([0.0, 60.0]), FPS)
+                if e.type in ("stutter", "frame_drop")]
+    f["contrast"][white] = 50.0  # the same hold of a textured picture
+    assert [e for e in detect_events(f, _samples(60.0), _scenes([0.0, 60.0]), FPS)
+            if e.type in ("stutter", "frame_drop")]
+
+
+def test_a_washed_out_whole_scene_is_overexposed():
+    """Brightness pushed until the channels clip, over exactly one scene: no clean side to
+    compare with, but bright darkest pixels and lost colour show it."""
+    s = _samples(60.0)
+    scene = (s["t"] >= 20.0) & (s["t"] < 35.0)
+    s["black"][scene], s["saturation"][scene] = 170.0, 4.0
+    s["contrast_range"][scene] = 85.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 35.0, 60.0]), FPS)
+    bright = [e for e in events if e.type == "exposure" and e.subtype == "too bright"]
+    assert len(bright) == 1, events
+    assert abs(bright[0].start_s - 20.0) <= 1.0 and abs(bright[0].end_s - 35.0) <= 1.0
+    s["saturation"][scene] = 70.0  # a bright scene that keeps its colour is content
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 35.0, 60.0]), FPS)
+    assert not [e for e in events if e.type == "exposure" and e.subtype == "too bright"]
+
+
+@pytest.mark.parametrize(("factor", "lo", "hi"), [(0.5, 0.3, 0.45), (0.08, 0.78, 1.0)])
+def test_blur_severity_follows_the_fall_of_sharpness(factor, lo, hi):
+    """The detail ratio saturates for every blur; how far native sharpness falls against the
+    clean rest of the scene tells slight from heavy."""
+    s = _samples(60.0)
+    inside = (s["t"] >= 25.0) & (s["t"] < 35.0)
+    s["detail"][inside] *= 0.5
+    s["sharpness"][inside] *= factor
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    blur = [e for e in events if e.type == "blur"]
+    assert len(blur) == 1, events
+    assert lo <= blur[0].severity <= hi, blur[0]
+
+
+@pytest.mark.parametrize(("level", "lo", "hi"), [(2.8, 0.3, 0.55), (14.0, 0.79, 1.0)])
+def test_blocking_severity_follows_its_absolute_level(level, lo, hi):
+    s = _samples(60.0)
+    inside = (s["t"] >= 25.0) & (s["t"] < 35.0)
+    s["blockiness"][inside] = level
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    blocks = [e for e in events if e.type == "compression"]
+    assert len(blocks) == 1, events
+    assert lo <= blocks[0].severity <= hi, blocks[0]

@@ -68,18 +68,24 @@ def test_classification(idx, tmp_path):
 
 def test_severity_levels(tmp_path):
     for sev, want in ((0.3, "A"), (0.55, "A"), (0.75, "B"), (0.95, "B"), (1.0, "C")):
+        i = make_index(events=[Event("exposure", 60, 75, sev, 5.0, "too bright")])
+        assert ask(i, "How severe is the overexposure?", ["Mild", "Moderate", "Severe"],
+                   tmp_path).choice == want
+    # Blur severity follows the fall of sharpness, on its own cuts: 0.5 is already moderate.
+    for sev, want in ((0.4, "A"), (0.5, "B"), (0.75, "B"), (0.8, "C")):
         i = make_index(events=[Event("blur", 60, 75, sev, 5.0, "softness")])
         assert ask(i, "How severe is the blur?", ["Mild", "Moderate", "Severe"],
-                   tmp_path).choice == want
+                   tmp_path).choice == want, sev
 
 
 def test_severity_levels_use_each_detectors_own_cuts(tmp_path):
     """Grain severity follows the absolute grain level: 0.51 is already moderate and 0.9
-    severe, where a blur of the same severity reads mild and moderate."""
-    for sev, want_noise, want_blur in ((0.51, "B", "A"), (0.9, "C", "B")):
-        for kind, sub, want in (("noise", "grain", want_noise), ("blur", "softness", want_blur)):
+    severe, where an overexposure of the same severity reads mild and moderate."""
+    for sev, want_noise, want_other in ((0.51, "B", "A"), (0.9, "C", "B")):
+        for kind, sub, want in (("noise", "grain", want_noise),
+                                ("exposure", "too bright", want_other)):
             i = make_index(events=[Event(kind, 60, 75, sev, 5.0, sub)])
-            q = f"How severe is the {'noise' if kind == 'noise' else 'blur'}?"
+            q = f"How severe is the {'noise' if kind == 'noise' else 'overexposure'}?"
             assert ask(i, q, ["Mild", "Moderate", "Severe"], tmp_path).choice == want, (kind, sev)
     # Saturation clips at full colour: a doubled saturation scores only ~0.4, yet is moderate.
     i = make_index(events=[Event("colour", 60, 75, 0.4, 5.0, "oversaturation")])
@@ -314,3 +320,16 @@ def test_comparison_counts_a_clear_signal_without_an_event(tmp_path):
     i.samples["noise"][(ts >= 120) & (ts < 135)] = 20.0
     q = "Is the stutter between 1:00 and 1:15 milder than the noise between 2:00 and 2:15?"
     assert ask(i, q, ["Yes", "No"], tmp_path).choice == "A"
+
+
+def test_comparison_of_named_types_reads_levels_not_raw_severities(tmp_path):
+    """Severities of different detectors are on different scales: a grain of 0.9 and a blur
+    of 0.8 are severe on their own cuts, a flicker of 0.93 only moderate."""
+    i = make_index(events=[Event("noise", 20, 35, 0.9, 7.0, "grain"),
+                           Event("flicker", 140, 155, 0.93, 5.0, "brightness oscillation")])
+    assert ask(i, "Which distortion is more severe: the noise or the flicker?",
+               ["Noise", "Flicker"], tmp_path).choice == "A"
+    i = make_index(events=[Event("blur", 20, 35, 0.8, 7.0, "softness"),
+                           Event("flicker", 140, 155, 0.9, 5.0, "brightness oscillation")])
+    assert ask(i, "Which distortion is more severe: the blur or the flicker?",
+               ["Gaussian blur", "Flicker"], tmp_path).choice == "A"

@@ -85,3 +85,16 @@ def test_pattern():
     many = stretches([ev("flicker", a, a + 15) for a in (15, 45, 75, 105)])
     assert pattern(many, [0.5] * 6, 180) == "fluctuating"
     assert pattern(one, [0, 0, 0.3, 0.6, 1, 1], 180) == "degrading"
+
+
+def test_separate_stretches_fluctuate_even_when_their_severities_drift():
+    """On, off, on, off: the needles of a fluctuating video, weaker towards the end, are a
+    fluctuation, not an improvement; a gradual change runs its stretches together."""
+    apart = stretches([ev("blur", a, a + 15, sev) for a, sev in
+                       ((15, 0.8), (45, 0.7), (75, 0.9), (105, 0.4), (135, 0.6))])
+    prof = [0.41, 0.36, 0.47, 0.19, 0.32, 0.0]
+    assert drift(prof) == "improving"
+    assert pattern(apart, prof, 180) == "fluctuating"
+    joined = stretches([ev("jpeg", 0, 60, 1.0), ev("jpeg", 61, 120, 0.6),
+                        ev("jpeg", 121, 150, 0.3)])
+    assert pattern(joined, [1.0, 1.0, 0.6, 0.6, 0.3, 0.0], 180) == "improving"

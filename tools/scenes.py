@@ -15,6 +15,11 @@ from tools.model import Scene
 
 # Frames whose normalised pixels correlate above this with their predecessor show the same shot.
 KEEP_STRUCTURE = 0.5
+# A frame correlating below BREAK_CORR with its predecessor breaks the structure; when its
+# neighbours all correlate above KEEP_AROUND with theirs, that break is a cut whatever the
+# frame differences around it (flicker makes every difference large).
+BREAK_CORR = 0.3
+KEEP_AROUND = 0.8
 
 
 class ShotDetector:
@@ -78,13 +83,18 @@ class ShotDetector:
 
 def structural_breaks(corr: np.ndarray, diff: np.ndarray, window: int = 5) -> np.ndarray:
     """Frames where the picture's structure breaks at once: near-zero correlation with the
-    previous frame and a frame difference far above the neighbours' (an unmistakable cut)."""
+    previous frame, and either a frame difference far above the neighbours' or neighbours that
+    all keep their structure (a cut inside flicker, whose every frame differs in tone)."""
     d = np.nan_to_num(diff.astype(np.float64), nan=0.0)
     n = len(d)
     if n < 2 * window + 1:
         return np.zeros(0, dtype=int)
-    pad = np.pad(d, window, mode="edge")
-    view = np.lib.stride_tricks.sliding_window_view(pad, 2 * window + 1)
-    neigh = np.median(np.delete(view, window, axis=1), axis=1)
-    hits = (corr < 0.3) & (d > 3.0 * neigh + 2.0)
+
+    def around(x: np.ndarray) -> np.ndarray:
+        view = np.lib.stride_tricks.sliding_window_view(np.pad(x, window, mode="edge"),
+                                                        2 * window + 1)
+        return np.median(np.delete(view, window, axis=1), axis=1)
+
+    c = np.nan_to_num(corr.astype(np.float64), nan=1.0)
+    hits = (c < BREAK_CORR) & ((d > 3.0 * around(d) + 2.0) | (around(c) > KEEP_AROUND))
     return np.flatnonzero(hits)

@@ -41,11 +41,16 @@ from tools.timeline import equal_segments
 MILD, SEVERE = 0.6, 0.99
 # Detectors whose severity follows the viewer's scale more closely have their own cuts
 # (type or type/subtype: (mild below, severe from)), read off the same dev sets: freezes and
-# flicker grow with the share of affected frames, grain and impulses with their absolute level.
+# flicker grow with the share of affected frames, grain and impulses with their absolute level,
+# blur with the fall of native sharpness, compression with its absolute blockiness; the blur
+# and compression cuts were read off 102 one-minute calibration videos (each distortion of
+# table S5 at each level, two seeds) and one NDQA set.
 LEVEL_CUTS: dict[str, tuple[float, float]] = {
     "flicker": (0.5, 0.95), "frame_drop": (0.5, 0.82), "stutter": (0.5, 0.765),
     "noise/grain": (0.49, 0.87), "noise/impulse": (0.48, 0.85),
     "colour/oversaturation": (0.35, 0.75), "sharpening": (0.43, 0.85),
+    "blur": (0.45, 0.78), "compression/blocking": (0.55, 0.79),
+    "compression/pixelation": (0.55, 0.9),
 }
 # A window's type score (>= 1: as strong as a reportable event) this high is clearly outside
 # what clean windows reach, so the type counts as present even when no event was reported.
@@ -559,7 +564,7 @@ class LocalBrain:
     def _compare_types(self, q: Question, ev: Evidence) -> dict[str, Any]:
         """Options naming distortion types: the one whose lasting events are worst (or least)."""
         lasting = split_lasting(ev.all_events())[0]
-        load = _type_max(lasting or ev.all_events())
+        load = _type_grade(lasting or ev.all_events())
         if q.least:
             present = {o.types[0].type for o in q.options if o.types}
             inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in present}
@@ -567,8 +572,11 @@ class LocalBrain:
         else:
             choice, conf = self._by_type(q, load)
         top = max(load, key=load.get) if load else None
+        worst = {t: max(e["severity"] for e in (lasting or ev.all_events()) if e["type"] == t)
+                 for t in load}
         text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
-                + f" (severity {load[top]:.2f})." if top else
+                + f" ({level_word(worst[top], round(load[top] - 0.5 * worst[top]))}, severity "
+                f"{worst[top]:.2f})." if top else
                 "No distortion was detected, so none is more severe.")
         return {"answer": text, "choice": choice, "confidence": conf,
                 "segments": self._segments([e for e in lasting if e["type"] == top])}
@@ -907,10 +915,13 @@ def _type_load(evs: Sequence[dict[str, Any]]) -> dict[str, float]:
     return load
 
 
-def _type_max(evs: Sequence[dict[str, Any]]) -> dict[str, float]:
+def _type_grade(evs: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Per type, its worst event's level on the option scale (1..3, on its detector's cuts)
+    plus half its severity: levels compare across detectors, raw severities do not."""
     out: dict[str, float] = {}
     for e in evs:
-        out[e["type"]] = max(out.get(e["type"], 0.0), e["severity"])
+        grade = events_level([e]) + 0.5 * e["severity"]
+        out[e["type"]] = max(out.get(e["type"], 0.0), grade)
     return out
 
 

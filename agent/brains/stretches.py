@@ -174,6 +174,12 @@ TREND_RISE = 0.2  # and the later half at least this much worse (or better) than
 TREND_HOLD = 0.5  # and the end (start) still at least this share of the worst part
 
 
+# This many degraded stretches, each apart from the next by a clean gap this long, are a
+# fluctuation: a gradual change runs its stretches into one another.
+FLUCTUATION_RUNS = 4
+FLUCTUATION_GAP_S = 5.0
+
+
 def drift(prof: Sequence[float]) -> str | None:
     """"degrading" or "improving" when the impairment changes one way over the bins: worse
     later than earlier, and still bad at the end (or bad from the start, then better)."""
@@ -195,6 +201,10 @@ def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float) 
     occasional (one or two isolated drops)."""
     if not found:
         return "stable"
+    apart = 1 + sum(b.start_s - a.end_s >= FLUCTUATION_GAP_S
+                    for a, b in zip(found[:-1], found[1:], strict=True))
+    if apart >= FLUCTUATION_RUNS:  # on, off, on, off...: however the severities drift
+        return "fluctuating"
     way = drift(prof)
     if way:
         return way
