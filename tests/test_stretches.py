@@ -84,7 +84,8 @@ def test_pattern():
     assert pattern(stretches([ev("blur", 0, 180)]), [1.0] * 6, 180) == "stable"
     many = stretches([ev("flicker", a, a + 15) for a in (15, 45, 75, 105)])
     assert pattern(many, [0.5] * 6, 180) == "fluctuating"
-    assert pattern(one, [0, 0, 0.3, 0.6, 1, 1], 180) == "degrading"
+    late = stretches([ev("blur", 60, 180)])
+    assert pattern(late, [0, 0, 0.3, 0.6, 1, 1], 180) == "degrading"
 
 
 def test_separate_stretches_fluctuate_even_when_their_severities_drift():
@@ -98,3 +99,11 @@ def test_separate_stretches_fluctuate_even_when_their_severities_drift():
     joined = stretches([ev("jpeg", 0, 60, 1.0), ev("jpeg", 61, 120, 0.6),
                         ev("jpeg", 121, 150, 0.3)])
     assert pattern(joined, [1.0, 1.0, 0.6, 0.6, 0.3, 0.0], 180) == "improving"
+
+
+def test_one_block_early_in_the_video_is_a_drop_not_an_improvement():
+    prof = [0.5, 1.0, 0.5, 0.0, 0.0, 0.0]
+    assert drift(prof) == "improving"
+    assert pattern(stretches([ev("jpeg", 15, 75, 1.0)]), prof, 180) == "occasional"
+    assert pattern(stretches([ev("jpeg", 0, 75, 1.0)]), [1.0, 1.0, 0.5, 0, 0, 0],
+                   180) == "improving"

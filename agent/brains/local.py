@@ -641,8 +641,9 @@ class LocalBrain:
         evs = ev.all_events()
         found = stretches(evs)
         n = 6 if ctx.duration_s >= 120 else 4
-        prof = profile(lasting_pieces(evs), 0.0, ctx.duration_s, n)
-        return pattern(found, prof, ctx.duration_s), prof, found
+        pieces = lasting_pieces(evs)
+        prof = profile(pieces, 0.0, ctx.duration_s, n)
+        return pattern(found, prof, ctx.duration_s, pieces), prof, found
 
     def _trend(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         kind, prof, found = self._course(ev, ctx)

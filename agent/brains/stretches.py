@@ -172,6 +172,11 @@ def _corr(ys: Sequence[float]) -> float:
 TREND_CORR = 0.6  # |correlation| of impairment with time for a one-way change
 TREND_RISE = 0.2  # and the later half at least this much worse (or better) than the earlier
 TREND_HOLD = 0.5  # and the end (start) still at least this share of the worst part
+# A single degraded block of even severity (within TREND_STEP) reads as improving (degrading)
+# only when it starts (ends) within this share of the video of its start (end): one drop in
+# the first half is not a recovery.
+TREND_EDGE = 0.05
+TREND_STEP = 0.15
 
 
 # This many degraded stretches, each apart from the next by a clean gap this long, are a
@@ -196,9 +201,11 @@ def drift(prof: Sequence[float]) -> str | None:
     return None
 
 
-def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float) -> str:
+def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float,
+            pieces: Sequence[Ev] | None = None) -> str:
     """How quality behaves over the video: stable | degrading | improving | fluctuating |
-    occasional (one or two isolated drops)."""
+    occasional (one or two isolated drops). `pieces`: the raw lasting events, whose own
+    severities show a change inside one stretch."""
     if not found:
         return "stable"
     apart = 1 + sum(b.start_s - a.end_s >= FLUCTUATION_GAP_S
@@ -206,6 +213,14 @@ def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float) 
     if apart >= FLUCTUATION_RUNS:  # on, off, on, off...: however the severities drift
         return "fluctuating"
     way = drift(prof)
+    sevs = [e["severity"] for e in (pieces if pieces is not None else found[0].events)
+            ] if len(found) == 1 else []
+    if way and sevs and max(sevs) - min(sevs) < TREND_STEP:
+        # one even block is a change only if it runs from the start (to the end)
+        edge = TREND_EDGE * duration_s
+        if (way == "improving" and found[0].start_s > edge) or (
+                way == "degrading" and found[0].end_s < duration_s - edge):
+            way = None
     if way:
         return way
     if total_s(found) >= 0.8 * duration_s:
