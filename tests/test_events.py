@@ -354,3 +354,14 @@ def test_blocking_severity_follows_its_absolute_level(level, lo, hi):
     blocks = [e for e in events if e.type == "compression"]
     assert len(blocks) == 1, events
     assert lo <= blocks[0].severity <= hi, blocks[0]
+
+
+def test_a_brief_bright_swing_stays_unconvincing_however_bright():
+    """Severity 1 for a washed-out look must not let a 2-s swing of a bright scene through."""
+    s = _samples(60.0)
+    s["black"][:] = 102.0
+    s["saturation"][:] = 40.0
+    brief = (s["t"] >= 30.0) & (s["t"] < 32.0)
+    s["black"][brief] = 150.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 60.0]), FPS)
+    assert not [e for e in events if e.type == "exposure"], events

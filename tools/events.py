@@ -823,7 +823,9 @@ def _washed_out(samples: dict[str, np.ndarray], events: list[Event]) -> list[Eve
             flag &= ~inside
             if e.subtype == "too bright" and inside.any() and \
                     float(np.nanmedian(samples["black"][inside])) >= WASHED_BLACK:
-                events[i] = replace(e, severity=1.0)  # its darkest pixels are bright
+                # its darkest pixels are bright: severe, though no more convincing if brief
+                events[i] = replace(e, severity=1.0, evidence={
+                    **e.evidence, "strength": e.evidence.get("strength", e.severity)})
     step = float(np.median(np.diff(t)))
     out = []
     for a, b in _merge_runs(_runs(flag), t, gap_s=2.0):
