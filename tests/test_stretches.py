@@ -107,3 +107,11 @@ def test_one_block_early_in_the_video_is_a_drop_not_an_improvement():
     assert pattern(stretches([ev("jpeg", 15, 75, 1.0)]), prof, 180) == "occasional"
     assert pattern(stretches([ev("jpeg", 0, 75, 1.0)]), [1.0, 1.0, 0.5, 0, 0, 0],
                    180) == "improving"
+
+
+def test_a_late_ramp_detected_in_pieces_still_degrades():
+    pieces = stretches([ev("sharpening", a, a + 12, sev) for a, sev in
+                        ((62, 0.3), (90, 0.4), (120, 0.6), (160, 0.8))])
+    prof = [0.0, 0.0, 0.1, 0.3, 0.2, 0.5]
+    assert drift(prof) == "degrading"
+    assert pattern(pieces, prof, 180) == "degrading"

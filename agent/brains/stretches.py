@@ -179,8 +179,9 @@ TREND_EDGE = 0.05
 TREND_STEP = 0.15
 
 
-# This many degraded stretches, each apart from the next by a clean gap this long, are a
-# fluctuation: a gradual change runs its stretches into one another.
+# This many degraded stretches, each apart from the next by a clean gap this long, from the
+# first third of the video to the last, are a fluctuation: a gradual change runs its
+# stretches into one another, or comes late (a ramp detected in pieces).
 FLUCTUATION_RUNS = 4
 FLUCTUATION_GAP_S = 5.0
 
@@ -210,8 +211,10 @@ def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float,
         return "stable"
     apart = 1 + sum(b.start_s - a.end_s >= FLUCTUATION_GAP_S
                     for a, b in zip(found[:-1], found[1:], strict=True))
-    if apart >= FLUCTUATION_RUNS:  # on, off, on, off...: however the severities drift
-        return "fluctuating"
+    third = duration_s / 3
+    if apart >= FLUCTUATION_RUNS and found[0].start_s < third and \
+            found[-1].end_s > duration_s - third:
+        return "fluctuating"  # on, off, on, off... all through: however the severities drift
     way = drift(prof)
     sevs = [e["severity"] for e in (pieces if pieces is not None else found[0].events)
             ] if len(found) == 1 else []
