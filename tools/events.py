@@ -57,7 +57,8 @@ class SpatialSpec:
     # Only a degradation switched on and off abruptly counts (see _paired_steps): for a signal
     # that content moves a lot (native sharpness falls in every pan), only its jumps are news.
     pairs_only: bool = False
-    # Smallest jump (x min_delta) that opens or closes a paired step (see _change_points).
+    # Smallest jump (x min_delta, at least 1) that opens or closes a paired step (see
+    # _change_points), unless the series' own jitter demands more.
     pair_least: float = 1.5
     # The clean level is known outright (no natural picture has isolated black and white
     # pixels; clean footage shows grain sigma <= 0.65): no scene's reference lies beyond it
@@ -251,9 +252,13 @@ def _smooth_mask(mask: np.ndarray, width: int = 3) -> np.ndarray:
     return k >= (width // 2 + 1)
 
 
+def _ramp(value: float, lo: float, hi: float) -> float:
+    """0.2 at `lo`, 1.0 at `hi`, linear between, clipped to 0..1."""
+    return float(np.clip(0.2 + 0.8 * (value - lo) / max(hi - lo, 1e-9), 0.0, 1.0))
+
+
 def _severity(dev: float, spec: SpatialSpec) -> float:
-    lo, hi = spec.min_delta, spec.full_delta
-    return float(np.clip(0.2 + 0.8 * (dev - lo) / max(hi - lo, 1e-9), 0.0, 1.0))
+    return _ramp(dev, spec.min_delta, spec.full_delta)
 
 
 def _spatial_events(
@@ -335,8 +340,7 @@ def _spatial_events(
         if spec.type == "blur":  # severity from the sharpness drop, where a scene shows it
             drop = level if spec.pairs_only else _confirm_drop(samples, spec, flag, sid, a, b)
         if drop is not None:
-            lo, hi = BLUR_DROP
-            by_drop = float(np.clip(0.2 + 0.8 * (drop - lo) / (hi - lo), 0.0, 1.0))
+            by_drop = _ramp(drop, *BLUR_DROP)
             # how clearly it stands out: either measure (what _convincing asks of brief ones)
             strength, sev = max(sev, by_drop), max(by_drop, REPORT_SEVERITY)
         else:
@@ -383,38 +387,35 @@ def _level_severity(value: float, levels: tuple[float, float]) -> float:
     return float(np.clip(0.2 + 0.8 * f, 0.0, 1.0))
 
 
-def _confirmed(samples, spec: SpatialSpec, flag, sid, a: int, b: int) -> bool:
-    """Does the spec's confirming signal differ the same way between the run [a, b) and the
-    unflagged rest of one of the scenes it touches? (True when there is nothing to compare.)"""
+def _confirm_moves(samples, spec: SpatialSpec, flag, sid, a: int, b: int,
+                   min_inside: int = 1) -> list[float]:
+    """Per scene the run [a, b) touches: how far (log, worse-ward) the spec's confirming
+    signal in the run lies from the unflagged rest of that scene (scenes with fewer than 3
+    such samples, or fewer than `min_inside` in the run, have nothing to compare)."""
     if spec.confirm is None or spec.confirm[0] not in samples:
-        return True
-    name, factor = spec.confirm
-    y = np.log(np.maximum(samples[name].astype(np.float64), 0) + 1.0)
-    checked = False
-    for k in np.unique(sid[a:b]):
-        inside = y[a:b][(sid[a:b] == k) & np.isfinite(y[a:b])]
-        outside = y[(sid == k) & ~flag & np.isfinite(y)]
-        if len(outside) < 3 or len(inside) == 0:
-            continue
-        checked = True
-        if spec.direction * (np.median(inside) - np.median(outside)) >= factor:
-            return True
-    return not checked
-
-
-def _confirm_drop(samples, spec: SpatialSpec, flag, sid, a: int, b: int) -> float | None:
-    """The largest move (log, worse-ward) of the confirming signal in the event against the
-    unflagged rest of a scene it touches; None when no scene has a rest to compare with."""
-    if spec.confirm is None or spec.confirm[0] not in samples:
-        return None
+        return []
     y = np.log(np.maximum(samples[spec.confirm[0]].astype(np.float64), 0) + 1.0)
     moves = []
     for k in np.unique(sid[a:b]):
         inside = y[a:b][(sid[a:b] == k) & np.isfinite(y[a:b])]
         outside = y[(sid == k) & ~flag & np.isfinite(y)]
-        if len(outside) >= 3 and len(inside) >= 3:
-            moves.append(spec.direction * (np.median(inside) - np.median(outside)))
-    return float(max(moves)) if moves else None
+        if len(outside) >= 3 and len(inside) >= max(min_inside, 1):
+            moves.append(float(spec.direction * (np.median(inside) - np.median(outside))))
+    return moves
+
+
+def _confirmed(samples, spec: SpatialSpec, flag, sid, a: int, b: int) -> bool:
+    """Does the spec's confirming signal differ the same way between the run [a, b) and the
+    unflagged rest of one of the scenes it touches? (True when there is nothing to compare.)"""
+    moves = _confirm_moves(samples, spec, flag, sid, a, b)
+    return not moves or max(moves) >= spec.confirm[1]
+
+
+def _confirm_drop(samples, spec: SpatialSpec, flag, sid, a: int, b: int) -> float | None:
+    """The largest move of the confirming signal in the event against the unflagged rest of
+    a scene it touches (3 samples each side at least); None when no scene has one."""
+    moves = _confirm_moves(samples, spec, flag, sid, a, b, min_inside=3)
+    return max(moves) if moves else None
 
 
 # Blur severity from how far native sharpness falls (log): the detail ratio finds blur but
@@ -525,7 +526,7 @@ def _change_points(x, sid, t, cuts, spec, thr, explained, reach: int = 3) -> lis
     for c in cuts:
         near |= np.abs(t - c) < CUT_GUARD_S
     usable = ~near & ~explained & np.isfinite(x)
-    least = max(thr if thr > spec.min_delta else 0.0, spec.pair_least * spec.min_delta)
+    least = max(thr, spec.pair_least * spec.min_delta)
     # Only a jump between neighbours of at least 0.8 x the smallest size can qualify.
     with np.errstate(invalid="ignore"):
         jumps = np.abs(_signed(np.diff(x), spec)) >= 0.8 * least

@@ -564,7 +564,8 @@ class LocalBrain:
     def _compare_types(self, q: Question, ev: Evidence) -> dict[str, Any]:
         """Options naming distortion types: the one whose lasting events are worst (or least)."""
         lasting = split_lasting(ev.all_events())[0]
-        load = _type_grade(lasting or ev.all_events())
+        pool = lasting or ev.all_events()
+        load = _type_grade(pool)
         if q.least:
             present = {o.types[0].type for o in q.options if o.types}
             inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in present}
@@ -572,12 +573,11 @@ class LocalBrain:
         else:
             choice, conf = self._by_type(q, load)
         top = max(load, key=load.get) if load else None
-        worst = {t: max(e["severity"] for e in (lasting or ev.all_events()) if e["type"] == t)
-                 for t in load}
+        tops = [e for e in pool if e["type"] == top]
+        worst = max((e["severity"] for e in tops), default=0.0)
         text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
-                + f" ({level_word(worst[top], round(load[top] - 0.5 * worst[top]))}, severity "
-                f"{worst[top]:.2f})." if top else
-                "No distortion was detected, so none is more severe.")
+                + f" ({level_word(worst, events_level(tops))}, severity {worst:.2f})."
+                if top else "No distortion was detected, so none is more severe.")
         return {"answer": text, "choice": choice, "confidence": conf,
                 "segments": self._segments([e for e in lasting if e["type"] == top])}
 
