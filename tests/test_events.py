@@ -365,3 +365,55 @@ def test_a_brief_bright_swing_stays_unconvincing_however_bright():
     s["black"][brief] = 150.0
     events = detect_events(_frames(60.0), s, _scenes([0.0, 60.0]), FPS)
     assert not [e for e in events if e.type == "exposure"], events
+
+
+def test_slight_pixelation_over_a_whole_scene_is_found_beyond_the_clean_floor():
+    """Grid 2.9 (a slight pixelation; clean footage stays below 2.5) over a whole 20-s scene:
+    against the floor of 2.4 that is a small deviation, but the level is beyond anything
+    clean footage shows."""
+    s = _samples(60.0)
+    s["grid"][(s["t"] >= 20.0) & (s["t"] < 40.0)] = 2.9
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    pix = [e for e in events if e.subtype == "pixelation"]
+    assert len(pix) == 1 and pix[0].start_s <= 20.5 and pix[0].end_s >= 39.5, events
+
+
+def _contrast_cut(s: dict[str, np.ndarray], inside: np.ndarray, black: float,
+                  white: float) -> None:
+    s["contrast_range"][inside] *= 0.8
+    s["black"][inside] += black
+    s["white"][inside] += white
+
+
+def test_a_slight_contrast_cut_switched_on_and_off_is_low_contrast():
+    """Contrast x0.8 from 25 s to 40 s (the end inside the next shot): a 0.22 log step, below
+    the smallest deviation reported against a scene, but abrupt at both ends."""
+    s = _samples(80.0, seed=3)
+    _contrast_cut(s, (s["t"] >= 25.0) & (s["t"] < 40.0), black=20.0, white=-24.0)
+    events = detect_events(_frames(80.0), s, _scenes([0.0, 15.0, 33.0, 60.0, 80.0]), FPS)
+    low = [e for e in events if e.subtype == "low contrast"]
+    assert len(low) == 1 and abs(low[0].start_s - 25.0) <= 1.0 and \
+        abs(low[0].end_s - 40.0) <= 1.0, events
+
+
+def test_a_range_step_that_moves_black_and_white_alike_is_not_low_contrast():
+    """The same step in range with both points moving up (an exposure or content change):
+    not a contrast cut, so the slight step alone is not reported."""
+    s = _samples(80.0, seed=3)
+    _contrast_cut(s, (s["t"] >= 25.0) & (s["t"] < 40.0), black=20.0, white=4.0)
+    events = detect_events(_frames(80.0), s, _scenes([0.0, 15.0, 33.0, 60.0, 80.0]), FPS)
+    assert not [e for e in events if e.subtype == "low contrast"], events
+
+
+def test_an_oversaturated_darker_side_is_not_the_exposure_reference():
+    """A scene whose first quarter is oversaturated (saturation 240, black 110) and the rest
+    clean and bright (black 160): the clean rest is not too bright."""
+    s = _samples(60.0)
+    scene = (s["t"] >= 20.0) & (s["t"] < 40.0)
+    s["black"][scene] = 160.0
+    s["saturation"][scene] = 110.0
+    first = (s["t"] >= 20.0) & (s["t"] < 25.0)
+    s["black"][first] = 110.0
+    s["saturation"][first] = 240.0
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    assert not [e for e in events if e.subtype == "too bright" and e.start_s >= 24.0], events

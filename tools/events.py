@@ -46,6 +46,9 @@ class SpatialSpec:
     # guard signal sits that far the given way on the better side (halo: detail fell there,
     # a smoothed picture has no halo; noise: blocking rose there, compression wipes grain).
     guard: tuple[str, int, float] | None = None
+    # Or the guard signal on the better side lies beyond this absolute level (raw units),
+    # which no clean picture reaches (saturation: clean samples of a dev set stay <= 188).
+    guard_level: float | None = None
     # False: no plain step reference (noise: blur, compression and noise itself all move the
     # detail ratio, so the better side may be the smoothed one): the better-quality quartile,
     # unless the guard shows the better side is degraded.
@@ -60,6 +63,9 @@ class SpatialSpec:
     # Smallest jump (x min_delta, at least 1) that opens or closes a paired step (see
     # _change_points), unless the series' own jitter demands more.
     pair_least: float = 1.5
+    # Paired steps must also draw the black and white points towards each other at the onset
+    # (and apart at the end): a contrast cut, not a change of exposure or of content.
+    squeeze: bool = False
     # The clean level is known outright (no natural picture has isolated black and white
     # pixels; clean footage shows grain sigma <= 0.65): no scene's reference lies beyond it
     # (raw units), so a scene degraded throughout still shows.
@@ -75,8 +81,13 @@ class SpatialSpec:
 
 
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain later ones away
-    SpatialSpec("exposure", "too bright", "black", +1, 18.0, 120.0, log=False),
-    SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.5), np.log(4.0)),
+    # A darker side that is oversaturated is not the scene's clean exposure.
+    SpatialSpec("exposure", "too bright", "black", +1, 18.0, 120.0, log=False,
+                guard=("saturation", +1, 0.0), guard_level=200.0),
+    # A slight contrast cut (x0.8: a 0.22 log step) is visible only as an abrupt step: paired
+    # steps open from 0.45 x the smallest deviation when the black and white points close in.
+    SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.log(1.5), np.log(4.0),
+                pair_least=0.45, squeeze=True),
     SpatialSpec(
         "noise", "grain", "noise", +1, np.log(1.6), np.log(6.0), offset=0.3, step=False,
         guard=("blockiness", +1, np.log(2.0)), levels=(3.6, 28.0), floor=1.2,
@@ -181,7 +192,9 @@ def _reference(
             _, g_dir, factor = spec.guard
             with warnings.catch_warnings():  # an all-NaN side compares False, as intended
                 warnings.simplefilter("ignore", RuntimeWarning)
-                gap = g_dir * (np.nanmedian(g_better) - np.nanmedian(g_worse))
+                other = (np.log(spec.guard_level + 0.01) if spec.guard_level is not None
+                         else np.nanmedian(g_worse))
+                gap = g_dir * (np.nanmedian(g_better) - other)
             sides = np.arange(len(g)) < k
             sharpened = detail is not None and _sharpened(
                 {n: v[ok] for n, v in detail.items()},
@@ -314,6 +327,11 @@ def _spatial_events(
     sigma = 1.4826 * float(np.median(steps)) if len(steps) else 0.0
     thr = max(spec.min_delta, 3.0 * sigma)
     flag = _smooth_mask((np.nan_to_num(dev, nan=0.0) > thr) & ~explained)
+    absolute = _beyond_clean(samples, spec)
+    if absolute is not None:  # plainly outside clean footage, whatever the scene does
+        flag |= absolute & ~explained
+        floor_dev = _deviation(x, float(np.log(spec.floor + spec.offset)), spec)
+        dev = np.where(absolute, np.fmax(np.nan_to_num(dev, nan=0.0), floor_dev), dev)
     if spec.pairs_only:
         flag, dev = none.copy(), np.full(len(t), np.nan)
     else:
@@ -321,7 +339,7 @@ def _spatial_events(
         flag, dev = _sandwich(flag, dev, x, sid, refs, t, spec, thr)
     cuts = [sc.start_s for sc in scenes[1:]]
     paired = none.copy()
-    for a, b, size in _paired_steps(x, sid, t, cuts, spec, thr, explained):
+    for a, b, size in _paired_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, samples):
         flag[a:b] = paired[a:b] = True
         dev[a:b] = np.fmax(dev[a:b], size)
     flag &= ~explained
@@ -345,6 +363,8 @@ def _spatial_events(
             strength, sev = max(sev, by_drop), max(by_drop, REPORT_SEVERITY)
         else:
             strength = sev
+        if absolute is not None and absolute[a:b].mean() >= 0.5:
+            strength = max(strength, REPORT_SEVERITY)
         if strength < REPORT_SEVERITY or not _confirmed(samples, spec, flag, sid, a, b):
             continue
         raw = samples[spec.signal][a:b] if spec.signal in samples else x[a:b]
@@ -356,8 +376,8 @@ def _spatial_events(
         if spec.levels is not None or spec.grade is not None:
             sev = max(REPORT_SEVERITY, _level_severity(float(np.nanmedian(raw)),
                                                        spec.levels or spec.grade))
-            if spec.levels is not None:  # the absolute level is also how clearly it shows
-                strength = sev
+            if spec.levels is not None or (absolute is not None and absolute[a:b].mean() >= 0.5):
+                strength = sev  # the absolute level is also how clearly it shows
         events.append(
             Event(
                 type=spec.type,
@@ -378,6 +398,20 @@ def _spatial_events(
             )
         )
     return events, covered
+
+
+# Blocking and pixelation measures never pass their floor in clean footage (per sample, 8033
+# clean samples of an NDQA dev set: blockiness <= 2.27, grid <= 2.47); this far beyond it,
+# samples are flagged outright, so a coded stretch filling most of its scene still shows.
+ABSOLUTE_MARGIN = 1.1
+
+
+def _beyond_clean(samples: dict[str, np.ndarray], spec: SpatialSpec) -> np.ndarray | None:
+    """Samples plainly beyond a graded spec's clean floor (None for other specs)."""
+    if spec.grade is None or spec.floor is None or spec.signal not in samples:
+        return None
+    raw = np.nan_to_num(samples[spec.signal].astype(np.float64), nan=0.0)
+    return _smooth_mask(spec.direction * (raw - spec.floor * ABSOLUTE_MARGIN) > 0)
 
 
 def _level_severity(value: float, levels: tuple[float, float]) -> float:
@@ -516,17 +550,18 @@ def _toward(x: np.ndarray, level: float, sign: float, spec: SpatialSpec) -> np.n
     return np.sign(sign) * _signed(x - level, spec)
 
 
-def _change_points(x, sid, t, cuts, spec, thr, explained, reach: int = 3) -> list[tuple]:
+def _change_points(x, sid, t, cuts, spec, jitter, explained, reach: int = 3) -> list[tuple]:
     """Abrupt level changes inside scenes: (index of the first changed sample, signed size,
     level before), the size positive towards worse for one-sided signals. Content drifts
     inside a shot, while a degradation switched on or off jumps between two samples from one
-    steady level to another; up to `reach` samples on each side give the levels."""
+    steady level to another; up to `reach` samples on each side give the levels. A change
+    must pass the series' `jitter` and `pair_least` x the spec's smallest deviation."""
     n = len(x)
     near = np.zeros(n, dtype=bool)
     for c in cuts:
         near |= np.abs(t - c) < CUT_GUARD_S
     usable = ~near & ~explained & np.isfinite(x)
-    least = max(thr, spec.pair_least * spec.min_delta)
+    least = max(jitter, spec.pair_least * spec.min_delta)
     # Only a jump between neighbours of at least 0.8 x the smallest size can qualify.
     with np.errstate(invalid="ignore"):
         jumps = np.abs(_signed(np.diff(x), spec)) >= 0.8 * least
@@ -562,13 +597,24 @@ def _change_points(x, sid, t, cuts, spec, thr, explained, reach: int = 3) -> lis
     return found
 
 
-def _paired_steps(x, sid, t, cuts, spec, thr, explained) -> list[tuple[int, int, float]]:
+def _squeezes(samples: dict[str, np.ndarray], i: int, sign: float) -> bool:
+    """Whether the black and white points move towards each other (sign +1) or apart (-1)
+    from sample i-1 to sample i."""
+    if "black" not in samples or "white" not in samples:
+        return True
+    black = float(samples["black"][i] - samples["black"][i - 1])
+    white = float(samples["white"][i] - samples["white"][i - 1])
+    return sign * black > 0 and sign * white < 0
+
+
+def _paired_steps(x, sid, t, cuts, spec, jitter, explained,
+                  samples: dict[str, np.ndarray] | None = None) -> list[tuple[int, int, float]]:
     """[start, end) sample ranges between an abrupt onset and the next abrupt change back by
     a similar amount (a needle degradation switched on and off), with its size. The parts of
     the two end scenes inside the range must stay off their clean level; whole scenes in
     between are included, since only the ends of such a degradation are visible against a
     scene's own content."""
-    points = _change_points(x, sid, t, cuts, spec, thr, explained)
+    points = _change_points(x, sid, t, cuts, spec, jitter, explained)
     out = []
     for (i, s1, pre1, _), (j, s2, _, post2) in zip(points[:-1], points[1:], strict=True):
         onset = s1 > 0 if spec.direction != 0 else True
@@ -582,6 +628,8 @@ def _paired_steps(x, sid, t, cuts, spec, thr, explained) -> list[tuple[int, int,
             part = np.arange(i, j)[(sid[i:j] == k) & np.isfinite(x[i:j])]
             off = _toward(x[part], clean, sign, spec) >= 0.5 * abs(size)
             held = held and (len(part) == 0 or off.mean() >= 0.8)
+        if held and spec.squeeze and samples is not None:
+            held = _squeezes(samples, i, +1) and _squeezes(samples, j, -1)
         if held:
             out.append((i, j, float(min(abs(s1), abs(s2)))))
     return out
