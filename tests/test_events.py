@@ -24,7 +24,7 @@ def _samples(duration_s: float, rate: float = 2.0, seed: int = 0) -> dict[str, n
     s = {
         "sharpness": around(300.0), "noise": around(0.3), "impulse": np.zeros(n, np.float32),
         "blockiness": around(1.05, 0.01), "grid": around(1.1, 0.01), "halo": around(8.0),
-        "detail": around(0.25), "black": around(16.0), "white": around(235.0),
+        "detail": around(0.25), "aniso": around(0.1), "black": around(16.0), "white": around(235.0),
         "contrast_range": around(219.0), "saturation": around(90.0),
         "hue_x": around(0.2), "hue_y": around(0.1),
     }
@@ -417,3 +417,19 @@ def test_an_oversaturated_darker_side_is_not_the_exposure_reference():
     s["saturation"][first] = 240.0
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     assert not [e for e in events if e.subtype == "too bright" and e.start_s >= 24.0], events
+
+
+@pytest.mark.parametrize(("sharpness", "found"), [(0.65, True), (1.2, False)])
+def test_a_directional_smear_is_motion_blur_only_where_sharpness_falls(sharpness, found):
+    """Anisotropy up from 0.3 to 1.0 for the first 10 s of a 25-s scene: motion blur when
+    native sharpness falls there, content turning (a pan on long edges) when it rises."""
+    s = _samples(60.0)
+    s["aniso"][:] = 0.3
+    inside = (s["t"] >= 20.0) & (s["t"] < 30.0)
+    s["aniso"][inside] = 1.0
+    s["sharpness"][inside] *= sharpness
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 45.0, 60.0]), FPS)
+    motion = [e for e in events if e.subtype == "motion"]
+    assert bool(motion) == found, events
+    if found:
+        assert abs(motion[0].start_s - 20.0) <= 1.0 and abs(motion[0].end_s - 30.0) <= 1.0

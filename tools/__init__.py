@@ -4,8 +4,8 @@ Knows nothing of language models, agents or benchmarks.
 """
 
 # Bump SIGNALS_VERSION when a measurement changes: cached indexes are decoded again.
-SIGNALS_VERSION = "8"
+SIGNALS_VERSION = "9"
 # Bump EVENTS_VERSION when scene or event detection changes: cached indexes keep their signals
 # and re-derive scenes and events from them, without decoding.
-EVENTS_VERSION = "50"
+EVENTS_VERSION = "53"
 ANALYZER_VERSION = f"{SIGNALS_VERSION}.{EVENTS_VERSION}"

@@ -57,6 +57,8 @@ class SpatialSpec:
     # against the rest of its scenes: a ratio can swing on a featureless picture, where the
     # amount of detail cannot, and there blur is not visible anyway.
     confirm: tuple[str, float] | None = None
+    # The way the confirming signal moves when worse, where not the spec's own (0).
+    confirm_direction: int = 0
     # Only a degradation switched on and off abruptly counts (see _paired_steps): for a signal
     # that content moves a lot (native sharpness falls in every pan), only its jumps are news.
     pairs_only: bool = False
@@ -113,6 +115,13 @@ SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain lat
     SpatialSpec(
         "blur", "softness", "sharpness", -1, np.log(2.0), np.log(8.0), offset=1.0,
         pairs_only=True, pair_least=1.0,
+    ),
+    # Motion blur smears detail along one direction: the anisotropy of fine detail rises
+    # (0.7 for a slight horizontal smear), and native sharpness must fall with it (a pan, or
+    # an object with long straight edges, turns it without blurring anything).
+    SpatialSpec(
+        "blur", "motion", "aniso", +1, 0.35, 1.2, log=False,
+        confirm=("sharpness", np.log(1.15)), confirm_direction=-1,
     ),
     SpatialSpec(
         "sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0,
@@ -434,7 +443,8 @@ def _confirm_moves(samples, spec: SpatialSpec, flag, sid, a: int, b: int,
         inside = y[a:b][(sid[a:b] == k) & np.isfinite(y[a:b])]
         outside = y[(sid == k) & ~flag & np.isfinite(y)]
         if len(outside) >= 3 and len(inside) >= max(min_inside, 1):
-            moves.append(float(spec.direction * (np.median(inside) - np.median(outside))))
+            way = spec.confirm_direction or spec.direction
+            moves.append(float(way * (np.median(inside) - np.median(outside))))
     return moves
 
 
@@ -597,14 +607,17 @@ def _change_points(x, sid, t, cuts, spec, jitter, explained, reach: int = 3) -> 
     return found
 
 
-def _squeezes(samples: dict[str, np.ndarray], i: int, sign: float) -> bool:
+def _squeezes(samples: dict[str, np.ndarray], i: int, sign: float, reach: int = 3) -> bool:
     """Whether the black and white points move towards each other (sign +1) or apart (-1)
-    from sample i-1 to sample i."""
+    at sample i: medians of up to `reach` samples on each side."""
     if "black" not in samples or "white" not in samples:
         return True
-    black = float(samples["black"][i] - samples["black"][i - 1])
-    white = float(samples["white"][i] - samples["white"][i - 1])
-    return sign * black > 0 and sign * white < 0
+    lo, hi = max(0, i - reach), min(len(samples["t"]), i + reach)
+
+    def move(name: str) -> float:
+        return float(np.median(samples[name][i:hi]) - np.median(samples[name][lo:i]))
+
+    return sign * move("black") > 0 and sign * move("white") < 0
 
 
 def _paired_steps(x, sid, t, cuts, spec, jitter, explained,

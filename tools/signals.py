@@ -3,8 +3,8 @@
 Temporal signals (every frame, small grey image): mean luminance, contrast, frame-to-frame
 difference, global motion from integral projections. Spatial signals (a few frames a second,
 native resolution so the 8x8 coding grid and fine detail survive): sharpness, noise, impulse
-noise, blockiness, halo (over-sharpening), detail ratio (blur); tone and colour from the small
-colour frame.
+noise, blockiness, halo (over-sharpening), detail ratio (blur), anisotropy (motion blur); tone
+and colour from the small colour frame.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ SAMPLE_SIGNALS: tuple[str, ...] = (
     "grid",
     "halo",
     "detail",
+    "aniso",
     "black",
     "white",
     "contrast_range",
@@ -232,6 +233,22 @@ def detail_ratio(gray: np.ndarray) -> float:
     return _lap_var(half) / max(_lap_var(quarter), 1e-3)
 
 
+_DIAGONAL = np.array([[1, 0, 0], [0, -2, 0], [0, 0, 1]], dtype=np.float32)
+
+
+def anisotropy(gray: np.ndarray) -> float:
+    """How much more fine detail one direction keeps than its perpendicular: the larger of
+    |log| (horizontal / vertical) and |log| (diagonal / anti-diagonal) second-difference
+    energy. Motion blur smears detail along the motion only, so this rises where it starts,
+    while blur of every other kind, and content with little detail, leave it near 0."""
+    g = gray.astype(np.float32)
+    energy = []
+    for kernel in (_SECOND_DIFF[None, :], _SECOND_DIFF[:, None], _DIAGONAL, _DIAGONAL[:, ::-1]):
+        d = cv2.filter2D(g, cv2.CV_32F, np.ascontiguousarray(kernel))
+        energy.append(float(cv2.mean(cv2.multiply(d, d))[0]) + 1e-3)
+    return max(abs(math.log(energy[0] / energy[1])), abs(math.log(energy[2] / energy[3])))
+
+
 def spatial_signals(gray: np.ndarray) -> dict[str, float]:
     """Detail measurements of one native-resolution grey frame."""
     b8, grid = blockiness(gray)
@@ -243,6 +260,7 @@ def spatial_signals(gray: np.ndarray) -> dict[str, float]:
         "grid": grid,
         "halo": halo(gray),
         "detail": detail_ratio(gray),
+        "aniso": anisotropy(gray),
     }
 
 
