@@ -333,3 +333,14 @@ def test_comparison_of_named_types_reads_levels_not_raw_severities(tmp_path):
                            Event("flicker", 140, 155, 0.9, 5.0, "brightness oscillation")])
     assert ask(i, "Which distortion is more severe: the blur or the flicker?",
                ["Gaussian blur", "Flicker"], tmp_path).choice == "A"
+
+
+def test_a_named_type_seen_only_briefly_is_compared_on_that_glimpse(tmp_path):
+    """Heavy blur over whole shots shows only as a 3-s event where it crosses a cut: a brief
+    candidate, left out of counts, but the question names blur, so it is judged on it."""
+    i = make_index(events=[Event("blur", 12.5, 15.4, 0.92, 7.0, "softness"),
+                           Event("flicker", 90.0, 105.0, 0.4, 5.0, "brightness oscillation")])
+    assert ask(i, "Which distortion is more severe: the blur or the flickering?",
+               ["Flicker", "Gaussian blur"], tmp_path).choice == "B"
+    q = "Is the blurring in the interval 0:00-0:15 milder than the flickering from 1:30 to 1:45?"
+    assert ask(i, q, ["No", "Yes"], tmp_path).choice == "A"

@@ -563,8 +563,12 @@ class LocalBrain:
 
     def _compare_types(self, q: Question, ev: Evidence) -> dict[str, Any]:
         """Options naming distortion types: the one whose lasting events are worst (or least)."""
-        lasting = split_lasting(ev.all_events())[0]
-        pool = lasting or ev.all_events()
+        lasting, brief = split_lasting(ev.all_events())
+        named = {o.types[0].type for o in q.options if o.types}
+        # The question says each named type is there: one seen only briefly (a degradation
+        # over whole shots shows only where it crosses a cut) is judged on that glimpse.
+        seen = {e["type"] for e in lasting}
+        pool = (lasting + [e for e in brief if e["type"] in named - seen]) or ev.all_events()
         load = _type_grade(pool)
         if q.least:
             present = {o.types[0].type for o in q.options if o.types}
@@ -587,8 +591,9 @@ class LocalBrain:
         found = []
         for m, w in pairs[:2]:
             data = ev.get("find_events", _typed_args(m, w, ctx.duration_s))
-            evs = [e for e in split_lasting((data or {}).get("events") or [])[0]
-                   if _in_window(e, w)]
+            lasting, brief = split_lasting((data or {}).get("events") or [])
+            evs = [e for e in lasting if _in_window(e, w)] or [  # named there: a glimpse counts
+                e for e in brief if _in_window(e, w)]
             worst = max((e["severity"] for e in evs), default=0.0)
             score = float((data or {}).get("signal_score") or 0.0)
             # No event: a signal clearly outside the clean range still has a level.
