@@ -433,3 +433,22 @@ def test_a_directional_smear_is_motion_blur_only_where_sharpness_falls(sharpness
     assert bool(motion) == found, events
     if found:
         assert abs(motion[0].start_s - 20.0) <= 1.0 and abs(motion[0].end_s - 30.0) <= 1.0
+
+
+def _set_hue(s: dict[str, np.ndarray], where: np.ndarray, degrees: float) -> None:
+    s["hue_x"][where] = 0.3 * np.cos(np.radians(degrees))
+    s["hue_y"][where] = 0.3 * np.sin(np.radians(degrees))
+
+
+def test_a_hue_shift_from_the_first_frame_is_the_side_before_its_lone_step():
+    """Hue turned by 60 degrees from the start to 15 s, inside a shot running 8-22 s: the
+    one step in that shot does not say which side is shifted, and the shifted side lies
+    nearer the video's typical hue; the video's start is the shift's other end."""
+    s = _samples(120.0)
+    t = s["t"]
+    _set_hue(s, t >= 0.0, 100.0)
+    _set_hue(s, (t >= 8.0) & (t < 22.0), -66.0)
+    _set_hue(s, t < 15.0, -6.0)
+    events = detect_events(_frames(120.0), s, _scenes([0.0, 8.0, 22.0, 60.0, 120.0]), FPS)
+    hue = [e for e in events if e.subtype == "hue shift"]
+    assert len(hue) == 1 and hue[0].start_s <= 1.0 and abs(hue[0].end_s - 15.0) <= 1.0, events

@@ -348,9 +348,14 @@ def _spatial_events(
         flag, dev = _sandwich(flag, dev, x, sid, refs, t, spec, thr)
     cuts = [sc.start_s for sc in scenes[1:]]
     paired = none.copy()
-    for a, b, size in _paired_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, samples):
+    pairs = _paired_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, samples)
+    for a, b, size in pairs:
         flag[a:b] = paired[a:b] = True
         dev[a:b] = np.fmax(dev[a:b], size)
+    for a, b, c, d, size in _edge_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, pairs):
+        flag[a:b] = paired[a:b] = True
+        dev[a:b] = np.fmax(dev[a:b], size)
+        flag[c:d] = False  # the scene's other side is its clean look
     flag &= ~explained
     step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
     events = []
@@ -645,6 +650,38 @@ def _paired_steps(x, sid, t, cuts, spec, jitter, explained,
             held = _squeezes(samples, i, +1) and _squeezes(samples, j, -1)
         if held:
             out.append((i, j, float(min(abs(s1), abs(s2)))))
+    return out
+
+
+# A two-sided signal (hue) that steps once inside a shot does not tell which side is the
+# degraded one. A lone step this near the start (end) of the video, with no partner, is a
+# degradation that runs from the video's first frame (to its last): its other end is the edge.
+EDGE_PAIR_MAX_S = 30.0
+
+
+def _edge_steps(x, sid, t, cuts, spec, jitter, explained,
+                pairs) -> list[tuple[int, int, int, int, float]]:
+    """(degraded start, end, clean start, end, size): from the video's start to the first
+    change point that no pair uses, and the rest of that change's scene as the clean side; or
+    from the last such point to the video's end, the scene before it clean. The degraded part
+    of the change's scene must stay off the clean level, as for paired steps."""
+    points = _change_points(x, sid, t, cuts, spec, jitter, explained)
+    if spec.direction != 0 or not points:
+        return []
+    used = {k for i, j, _ in pairs for k in (i, j)}
+    out = []
+    for end, (i, size, pre, post) in ((False, points[0]), (True, points[-1])):
+        scene = np.flatnonzero(sid == sid[i])
+        if i in used or (t[-1] - t[i] if end else t[i] - t[0]) > EDGE_PAIR_MAX_S:
+            continue
+        if end:
+            bad, clean, level, toward = (i, len(t)), (int(scene[0]), i), pre, size
+        else:
+            bad, clean, level, toward = (0, i), (i, int(scene[-1]) + 1), post, -size
+        part = np.arange(*bad)[(sid[bad[0]:bad[1]] == sid[i]) & np.isfinite(x[bad[0]:bad[1]])]
+        if len(part) and (_toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8:
+            continue
+        out.append((*bad, *clean, float(abs(size))))
     return out
 
 
