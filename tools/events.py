@@ -379,7 +379,8 @@ def _spatial_events(
             strength, sev = max(sev, by_drop), max(by_drop, REPORT_SEVERITY)
         else:
             strength = sev
-        if absolute is not None and absolute[a:b].mean() >= 0.5:
+        plain = absolute is not None and absolute[a:b].mean() >= 0.5
+        if plain:
             strength = max(strength, REPORT_SEVERITY)
         if strength < REPORT_SEVERITY or not _confirmed(samples, spec, flag, sid, a, b):
             continue
@@ -392,7 +393,7 @@ def _spatial_events(
         if spec.levels is not None or spec.grade is not None:
             sev = max(REPORT_SEVERITY, _level_severity(float(np.nanmedian(raw)),
                                                        spec.levels or spec.grade))
-            if spec.levels is not None or (absolute is not None and absolute[a:b].mean() >= 0.5):
+            if spec.levels is not None or plain:
                 strength = sev  # the absolute level is also how clearly it shows
         events.append(
             Event(
@@ -667,15 +668,17 @@ def _edge_steps(x, sid, t, cuts, spec, jitter, explained,
     change point that no pair uses, and the rest of that change's scene as the clean side; or
     from the last such point to the video's end, the scene before it clean. The degraded part
     of the change's scene must stay off the clean level, as for paired steps."""
-    points = _change_points(x, sid, t, cuts, spec, jitter, explained)
-    if spec.direction != 0 or not points:
+    if spec.direction != 0:
         return []
+    points = _change_points(x, sid, t, cuts, spec, jitter, explained)
     used = {k for i, j, _ in pairs for k in (i, j)}
     out = []
-    for end, (i, size, pre, post) in ((False, points[0]), (True, points[-1])):
+    edges = [(False, points[0]), (True, points[-1])] if points else []
+    for end, (i, size, pre, post) in edges:
         scene = np.flatnonzero(sid == sid[i])
         if i in used or (t[-1] - t[i] if end else t[i] - t[0]) > EDGE_PAIR_MAX_S:
             continue
+        used.add(i)  # a lone step near both edges (a short video) is read once
         if end:
             bad, clean, level, toward = (i, len(t)), (int(scene[0]), i), pre, size
         else:
