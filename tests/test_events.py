@@ -457,3 +457,24 @@ def test_a_hue_shift_from_the_first_frame_is_the_side_before_its_lone_step():
     events = detect_events(_frames(120.0), s, _scenes([0.0, 8.0, 22.0, 60.0, 120.0]), FPS)
     hue = [e for e in events if e.subtype == "hue shift"]
     assert len(hue) == 1 and hue[0].start_s <= 1.0 and abs(hue[0].end_s - 15.0) <= 1.0, events
+
+
+def test_heavy_blur_from_inside_the_last_shot_to_the_end_is_found():
+    """Native sharpness collapses at 165 s inside a shot and stays down to the video's end:
+    the step has no partner, the end of the video is its other end."""
+    s = _samples(180.0)
+    s["sharpness"][s["t"] >= 165.0] = 40.0
+    events = detect_events(_frames(180.0), s, _scenes([0.0, 60.0, 150.0, 180.0]), FPS)
+    blur = [e for e in events if e.type == "blur"]
+    assert len(blur) == 1 and abs(blur[0].start_s - 165.0) <= 1.0 and blur[0].end_s >= 179.0, \
+        events
+
+
+def test_a_drop_in_the_last_sample_before_a_cut_is_not_blur_to_the_end():
+    """A pan blurs the one sample before a cut into a soft last scene: no step to pair with
+    the video's end (the step's own shot shows no stretch of it)."""
+    s = _samples(180.0)
+    s["sharpness"][(s["t"] >= 169.9) & (s["t"] < 170.3)] = 40.0
+    s["sharpness"][s["t"] >= 170.3] = 30.0
+    events = detect_events(_frames(180.0), s, _scenes([0.0, 60.0, 150.0, 170.3, 180.0]), FPS)
+    assert not [e for e in events if e.type == "blur"], events

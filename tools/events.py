@@ -657,9 +657,11 @@ def _paired_steps(x, sid, t, cuts, spec, jitter, explained,
 
 
 # A two-sided signal (hue) that steps once inside a shot does not tell which side is the
-# degraded one. A lone step this near the start (end) of the video, with no partner, is a
-# degradation that runs from the video's first frame (to its last): its other end is the edge.
-EDGE_PAIR_MAX_S = 30.0
+# degraded one, and a signal read only from its steps (native sharpness) needs both ends. A
+# lone step this near the start (end) of the video, with no partner, is a degradation that
+# runs from the video's first frame (to its last): its other end is the edge.
+EDGE_PAIR_MAX_S = 20.0
+EDGE_MIN_SAMPLES = 3
 
 
 def _edge_steps(x, sid, t, cuts, spec, jitter, explained,
@@ -668,7 +670,7 @@ def _edge_steps(x, sid, t, cuts, spec, jitter, explained,
     change point that no pair uses, and the rest of that change's scene as the clean side; or
     from the last such point to the video's end, the scene before it clean. The degraded part
     of the change's scene must stay off the clean level, as for paired steps."""
-    if spec.direction != 0:
+    if spec.direction != 0 and not spec.pairs_only:
         return []
     points = _change_points(x, sid, t, cuts, spec, jitter, explained)
     used = {k for i, j, _ in pairs for k in (i, j)}
@@ -678,13 +680,18 @@ def _edge_steps(x, sid, t, cuts, spec, jitter, explained,
         scene = np.flatnonzero(sid == sid[i])
         if i in used or (t[-1] - t[i] if end else t[i] - t[0]) > EDGE_PAIR_MAX_S:
             continue
+        if spec.direction != 0 and (size > 0) != end:  # one-sided: an onset runs to the end
+            continue
         used.add(i)  # a lone step near both edges (a short video) is read once
+        raw = size * (spec.direction or 1)  # the signed change in the series' own units
         if end:
-            bad, clean, level, toward = (i, len(t)), (int(scene[0]), i), pre, size
+            bad, clean, level, toward = (i, len(t)), (int(scene[0]), i), pre, raw
         else:
-            bad, clean, level, toward = (0, i), (i, int(scene[-1]) + 1), post, -size
+            bad, clean, level, toward = (0, i), (i, int(scene[-1]) + 1), post, -raw
         part = np.arange(*bad)[(sid[bad[0]:bad[1]] == sid[i]) & np.isfinite(x[bad[0]:bad[1]])]
-        if len(part) and (_toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8:
+        # the video's edge pairs with a step only when the step's shot shows a stretch of it
+        if len(part) < EDGE_MIN_SAMPLES or (
+                _toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8:
             continue
         out.append((*bad, *clean, float(abs(size))))
     return out
