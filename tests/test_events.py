@@ -496,3 +496,28 @@ def test_a_slight_defocus_that_leaves_the_grain_stays_blur():
     blur = [e for e in events if e.type == "blur"]
     assert blur and abs(blur[0].start_s - 20.0) <= 1.0 and abs(blur[0].end_s - 30.0) <= 1.0, \
         events
+
+
+def test_a_sharp_spike_before_a_cut_does_not_make_the_soft_opening_blurred():
+    """A soft opening scene (sharpness 25) whose last sample before the cut spikes (an encoder
+    refresh): a lone step near the video's start, but the shot shows no stretch at the clean
+    level, so the opening is not blur from the first frame."""
+    s = _samples(180.0)
+    t = s["t"]
+    s["sharpness"][t < 12.0] = 25.0
+    s["sharpness"][(t >= 11.5) & (t < 12.0)] = 90.0
+    events = detect_events(_frames(180.0), s, _scenes([0.0, 12.0, 60.0, 180.0]), FPS)
+    assert not [e for e in events if e.type == "blur"], events
+
+
+def test_motion_anisotropy_is_not_paired_across_shots():
+    """A fast pan smears the end of one shot and another shot later starts on long straight
+    edges: two anisotropy jumps in different shots, content both, not one motion blur."""
+    s = _samples(120.0)
+    t = s["t"]
+    s["aniso"][:] = 0.2
+    s["aniso"][(t >= 38.0) & (t < 40.0)] = 1.1
+    s["sharpness"][(t >= 38.0) & (t < 40.0)] *= 0.5
+    s["aniso"][(t >= 60.0) & (t < 68.0)] = 1.0
+    events = detect_events(_frames(120.0), s, _scenes([0.0, 40.0, 50.0, 60.0, 120.0]), FPS)
+    assert not [e for e in events if e.subtype == "motion" and e.end_s - e.start_s > 5], events

@@ -65,6 +65,10 @@ class SpatialSpec:
     # Smallest jump (x min_delta, at least 1) that opens or closes a paired step (see
     # _change_points), unless the series' own jitter demands more.
     pair_least: float = 1.5
+    # An event may reach across cuts: whole scenes joining it when they sit as far off (see
+    # _bridge_scenes), a step paired with one in a later shot. Not for a signal whose level is
+    # mostly the content's (the orientation of fine detail): each scene on its own.
+    across_cuts: bool = True
     # Paired steps must also draw the black and white points towards each other at the onset
     # (and apart at the end): a contrast cut, not a change of exposure or of content.
     squeeze: bool = False
@@ -119,7 +123,7 @@ SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain lat
     # an object with long straight edges, turns it without blurring anything).
     SpatialSpec(
         "blur", "motion", "aniso", +1, 0.35, 1.2, log=False,
-        confirm=("sharpness", np.log(1.15)), confirm_direction=-1,
+        confirm=("sharpness", np.log(1.15)), confirm_direction=-1, across_cuts=False,
     ),
     SpatialSpec(
         "sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0,
@@ -345,12 +349,13 @@ def _spatial_events(
         dev = np.where(absolute, np.fmax(np.nan_to_num(dev, nan=0.0), floor_dev), dev)
     if spec.pairs_only:
         flag, dev = none.copy(), np.full(len(t), np.nan)
-    else:
+    elif spec.across_cuts:
         flag, dev = _bridge_scenes(flag, x, sid, refs, dev, spec, thr)
         flag, dev = _sandwich(flag, dev, x, sid, refs, t, spec, thr)
     cuts = [sc.start_s for sc in scenes[1:]]
     paired = none.copy()
-    pairs = _paired_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, samples)
+    pairs = _paired_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, samples) \
+        if spec.across_cuts else []
     for a, b, size in pairs:
         flag[a:b] = paired[a:b] = True
         dev[a:b] = np.fmax(dev[a:b], size)
@@ -689,9 +694,12 @@ def _edge_steps(x, sid, t, cuts, spec, jitter, explained,
         else:
             bad, clean, level, toward = (0, i), (i, int(scene[-1]) + 1), post, -raw
         part = np.arange(*bad)[(sid[bad[0]:bad[1]] == sid[i]) & np.isfinite(x[bad[0]:bad[1]])]
+        rest = np.arange(*clean)[np.isfinite(x[clean[0]:clean[1]])]
         # the video's edge pairs with a step only when the step's shot shows a stretch of it
-        if len(part) < EDGE_MIN_SAMPLES or (
-                _toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8:
+        # off the clean level, and a stretch at it
+        if min(len(part), len(rest)) < EDGE_MIN_SAMPLES or (
+                _toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8 or (
+                _toward(x[rest], level, toward, spec) < 0.5 * abs(size)).mean() < 0.8:
             continue
         out.append((*bad, *clean, float(abs(size))))
     return out
