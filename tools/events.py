@@ -354,12 +354,14 @@ def _spatial_events(
         flag, dev = _sandwich(flag, dev, x, sid, refs, t, spec, thr)
     cuts = [sc.start_s for sc in scenes[1:]]
     paired = none.copy()
-    pairs = _paired_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, samples) \
-        if spec.across_cuts else []
+    edges_read = spec.direction == 0 or spec.pairs_only  # see _edge_steps
+    points = _change_points(x, sid, t, cuts, spec, 3.0 * sigma, explained) \
+        if spec.across_cuts or edges_read else []
+    pairs = _paired_steps(points, x, sid, t, spec, samples) if spec.across_cuts else []
     for a, b, size in pairs:
         flag[a:b] = paired[a:b] = True
         dev[a:b] = np.fmax(dev[a:b], size)
-    for a, b, c, d, size in _edge_steps(x, sid, t, cuts, spec, 3.0 * sigma, explained, pairs):
+    for a, b, c, d, size in _edge_steps(points, pairs, x, sid, t, spec) if edges_read else []:
         flag[a:b] = paired[a:b] = True
         dev[a:b] = np.fmax(dev[a:b], size)
         flag[c:d] = False  # the scene's other side is its clean look
@@ -633,14 +635,13 @@ def _squeezes(samples: dict[str, np.ndarray], i: int, sign: float, reach: int = 
     return sign * move("black") > 0 and sign * move("white") < 0
 
 
-def _paired_steps(x, sid, t, cuts, spec, jitter, explained,
+def _paired_steps(points, x, sid, t, spec,
                   samples: dict[str, np.ndarray] | None = None) -> list[tuple[int, int, float]]:
     """[start, end) sample ranges between an abrupt onset and the next abrupt change back by
-    a similar amount (a needle degradation switched on and off), with its size. The parts of
-    the two end scenes inside the range must stay off their clean level; whole scenes in
-    between are included, since only the ends of such a degradation are visible against a
-    scene's own content."""
-    points = _change_points(x, sid, t, cuts, spec, jitter, explained)
+    a similar amount (a needle degradation switched on and off), with its size; `points` are
+    the series' change points (_change_points). The parts of the two end scenes inside the
+    range must stay off their clean level; whole scenes in between are included, since only
+    the ends of such a degradation are visible against a scene's own content."""
     out = []
     for (i, s1, pre1, _), (j, s2, _, post2) in zip(points[:-1], points[1:], strict=True):
         onset = s1 > 0 if spec.direction != 0 else True
@@ -669,15 +670,12 @@ EDGE_PAIR_MAX_S = 20.0
 EDGE_MIN_SAMPLES = 3
 
 
-def _edge_steps(x, sid, t, cuts, spec, jitter, explained,
-                pairs) -> list[tuple[int, int, int, int, float]]:
+def _edge_steps(points, pairs, x, sid, t, spec) -> list[tuple[int, int, int, int, float]]:
     """(degraded start, end, clean start, end, size): from the video's start to the first
-    change point that no pair uses, and the rest of that change's scene as the clean side; or
-    from the last such point to the video's end, the scene before it clean. The degraded part
-    of the change's scene must stay off the clean level, as for paired steps."""
-    if spec.direction != 0 and not spec.pairs_only:
-        return []
-    points = _change_points(x, sid, t, cuts, spec, jitter, explained)
+    change point (of `points`) that no pair uses, and the rest of that change's scene as the
+    clean side; or from the last such point to the video's end, the scene before it clean.
+    The degraded part of the change's scene must stay off the clean level, as for paired
+    steps. Read for two-sided signals and for those read only from their steps."""
     used = {k for i, j, _ in pairs for k in (i, j)}
     out = []
     edges = [(False, points[0]), (True, points[-1])] if points else []
@@ -1052,33 +1050,31 @@ SHARPEN_RISE = (1.0, 5.0)
 def _sharpened(samples: dict[str, np.ndarray], low: np.ndarray, high: np.ndarray) -> float | None:
     """The sharpness rise (log) when the `high` samples look over-sharpened against the `low`
     ones rather than `low` blurred against `high`; None when they do not (or cannot tell)."""
-    rise = {}
-    for name in SHARPNESS_SIGNALS:
-        if name not in samples:
-            return None
-        x = samples[name].astype(np.float64)
-        lo, hi = x[low][np.isfinite(x[low])], x[high][np.isfinite(x[high])]
-        if len(lo) < 3 or len(hi) < 3 or np.median(lo) <= 0:
-            return None
-        rise[name] = float(np.log(np.median(hi) / np.median(lo)))
+    rise = {name: _log_rise(samples, name, low, high) for name in SHARPNESS_SIGNALS}
+    if any(r is None for r in rise.values()):
+        return None
     if min(rise.values()) <= 0 or rise["sharpness"] < SHARPEN_MIN_RISE:
         return None
     if rise["sharpness"] >= SHARP_PER_HALO * rise["halo"] and (
         rise["halo"] <= HALO_PER_DETAIL * rise["detail"]
-    ) and _grain_rise(samples, low, high) >= SHARPEN_GRAIN_RISE:
-        return rise["sharpness"]
+    ):
+        grain = _log_rise(samples, "noise", low, high)  # unmeasurable grain decides nothing
+        if grain is None or grain >= SHARPEN_GRAIN_RISE:
+            return rise["sharpness"]
     return None
 
 
-def _grain_rise(samples: dict[str, np.ndarray], low: np.ndarray, high: np.ndarray) -> float:
-    """How far (log) the grain estimate rises from the `low` samples to the `high` ones
-    (infinite when it cannot be measured, so it decides nothing)."""
-    if "noise" not in samples:
-        return float("inf")
-    x = samples["noise"].astype(np.float64)
+def _log_rise(samples: dict[str, np.ndarray], name: str, low: np.ndarray,
+              high: np.ndarray) -> float | None:
+    """How far (log) a signal's median rises from the `low` samples to the `high` ones; None
+    when it cannot be told (signal missing, fewer than 3 finite samples a side, a median
+    at or below 0)."""
+    if name not in samples:
+        return None
+    x = samples[name].astype(np.float64)
     lo, hi = x[low][np.isfinite(x[low])], x[high][np.isfinite(x[high])]
     if len(lo) < 3 or len(hi) < 3 or np.median(lo) <= 0 or np.median(hi) <= 0:
-        return float("inf")
+        return None
     return float(np.log(np.median(hi) / np.median(lo)))
 
 

@@ -571,8 +571,7 @@ class LocalBrain:
         pool = (lasting + [e for e in brief if e["type"] in named - seen]) or ev.all_events()
         load = _type_grade(pool)
         if q.least:
-            present = {o.types[0].type for o in q.options if o.types}
-            inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in present}
+            inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in named}
             choice, conf = self._by_type(q, inv)
         else:
             choice, conf = self._by_type(q, load)
