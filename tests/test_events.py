@@ -521,3 +521,91 @@ def test_motion_anisotropy_is_not_paired_across_shots():
     s["aniso"][(t >= 60.0) & (t < 68.0)] = 1.0
     events = detect_events(_frames(120.0), s, _scenes([0.0, 40.0, 50.0, 60.0, 120.0]), FPS)
     assert not [e for e in events if e.subtype == "motion" and e.end_s - e.start_s > 5], events
+
+
+SIX = [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0]  # a minute of six 10-s shots
+
+
+def _toned(blacks: list[float]) -> dict[str, np.ndarray]:
+    """Six 10-s scenes with these black points (white 235: the range follows)."""
+    s = _samples(60.0)
+    for k, black in enumerate(blacks):
+        part = (s["t"] >= 10.0 * k) & (s["t"] < 10.0 * (k + 1))
+        s["black"][part] = black
+        s["contrast_range"][part] = 235.0 - black
+    return s
+
+
+def test_blacks_lifted_in_every_scene_are_one_whole_video_overexposure():
+    """No shot reaches below mid-grey: the whole video is washed out, one event, not
+    fragments of too-bright and low-contrast shots."""
+    s = _toned([150.0, 175.0, 160.0, 200.0, 150.0, 170.0])
+    s["black"][(s["t"] >= 45.0) & (s["t"] < 48.0)] = 230.0  # and a blown-out moment
+    events = detect_events(_frames(60.0), s, _scenes(SIX), FPS)
+    expo = [e for e in events if e.type == "exposure"]
+    assert [(e.subtype, e.start_s) for e in expo] == [("too bright", 0.0)], events
+    assert expo[0].evidence["whole_video"] and expo[0].end_s >= 59.5, expo
+    assert expo[0].severity >= 0.99, expo
+
+
+def test_one_bright_scene_is_not_a_whole_video_overexposure():
+    events = detect_events(_frames(60.0), _toned([16.0, 175.0, 20.0, 30.0, 16.0, 16.0]),
+                           _scenes(SIX), FPS)
+    assert not [e for e in events if e.evidence.get("whole_video")], events
+
+
+def test_soft_in_every_scene_is_whole_video_blur():
+    """Native sharpness low everywhere (its best tenth 10x below a clean video's) leaves no
+    sharp shot to compare with: the whole video is blurred."""
+    s = _samples(60.0)
+    s["sharpness"] *= 0.1
+    events = detect_events(_frames(60.0), s, _scenes(SIX), FPS)
+    blur = [e for e in events if e.type == "blur"]
+    assert len(blur) == 1 and blur[0].evidence["whole_video"], events
+    assert blur[0].start_s == 0.0 and blur[0].severity >= 0.99, blur
+    # one long shot may be soft all through: no whole-video judgement without a mix of shots
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 60.0]), FPS)
+    assert not [e for e in events if e.evidence.get("whole_video")], events
+
+
+def test_one_soft_scene_is_not_whole_video_blur():
+    s = _samples(60.0)
+    s["sharpness"][(s["t"] >= 20.0) & (s["t"] < 30.0)] *= 0.1
+    events = detect_events(_frames(60.0), s, _scenes(SIX), FPS)
+    assert not [e for e in events if e.evidence.get("whole_video")], events
+
+
+def _hue_swing(length: float) -> list:
+    """Events of a video whose middle scene turns its mean hue from 30 to 170 degrees
+    halfway, with a hue vector of this length (saturation 90: a full cast is 0.35 long)."""
+    s = _samples(60.0)
+    angle = np.where((s["t"] >= 30.0) & (s["t"] < 40.0), 170.0, 30.0)
+    s["hue_x"] = (length * np.cos(np.radians(angle))).astype(np.float32)
+    s["hue_y"] = (length * np.sin(np.radians(angle))).astype(np.float32)
+    return detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+
+
+def test_a_hue_turn_of_a_coherent_picture_is_a_hue_shift():
+    assert [e.start_s for e in _hue_swing(0.25) if e.subtype == "hue shift"] == [30.0]
+
+
+def test_the_hue_of_a_picture_whose_colours_cancel_out_is_not_judged():
+    """A vector 0.06 long against a saturation of 90 (colours all around the wheel): its
+    angle follows the balance of the content, not a cast."""
+    assert not [e for e in _hue_swing(0.06) if e.subtype == "hue shift"]
+
+
+def test_a_scene_whose_hue_lies_opposite_the_video_typical_is_its_own_reference():
+    """A steady scene near -146 degrees in a video typically at +35: taken around the typical
+    level its hues straddle the +-180 seam (-177 and +177), and with one stray sample the
+    low quintile fell between the two sides; its own centre is its reference."""
+    s = _samples(60.0)
+    angle = np.full(len(s["t"]), 35.0)
+    middle = np.flatnonzero((s["t"] >= 20.0) & (s["t"] < 40.0))
+    angle[middle] = -148.0
+    angle[middle[2:37:5]] = -142.0  # 7 of the 40
+    angle[middle[-1]] = 28.0
+    s["hue_x"] = (0.3 * np.cos(np.radians(angle))).astype(np.float32)
+    s["hue_y"] = (0.3 * np.sin(np.radians(angle))).astype(np.float32)
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    assert not [e for e in events if e.subtype == "hue shift"], events
