@@ -461,6 +461,20 @@ def test_a_hue_shift_from_the_first_frame_is_the_side_before_its_lone_step():
     assert len(hue) == 1 and hue[0].start_s <= 1.0 and abs(hue[0].end_s - 15.0) <= 1.0, events
 
 
+def test_a_hue_shift_over_the_last_sixth_is_the_side_after_its_lone_step():
+    """The mirror image, 28 s before the end of a 3-min video: hue turned by 60 degrees from
+    152 s, inside a shot running 140-158 s, to the last frame."""
+    s = _samples(180.0)
+    t = s["t"]
+    _set_hue(s, t >= 0.0, 100.0)
+    _set_hue(s, (t >= 140.0) & (t < 158.0), -66.0)
+    _set_hue(s, t >= 152.0, -6.0)
+    events = detect_events(_frames(180.0), s, _scenes([0.0, 60.0, 140.0, 158.0, 180.0]), FPS)
+    hue = [e for e in events if e.subtype == "hue shift"]
+    assert len(hue) == 1 and abs(hue[0].start_s - 152.0) <= 1.0 and hue[0].end_s >= 179.0, \
+        events
+
+
 def test_heavy_blur_from_inside_the_last_shot_to_the_end_is_found():
     """Native sharpness collapses at 165 s inside a shot and stays down to the video's end:
     the step has no partner, the end of the video is its other end."""

@@ -673,8 +673,10 @@ def _paired_steps(points, x, sid, t, spec,
 # A two-sided signal (hue) that steps once inside a shot does not tell which side is the
 # degraded one, and a signal read only from its steps (native sharpness) needs both ends. A
 # lone step this near the start (end) of the video, with no partner, is a degradation that
-# runs from the video's first frame (to its last): its other end is the edge.
-EDGE_PAIR_MAX_S = 20.0
+# runs from the video's first frame (to its last): its other end is the edge. (30 s: the
+# last sixth of a 3-min video, where a degradation that worsens in steps ends; 20 s missed
+# the last step of a hue turning further at 105 s and 150 s of 180.)
+EDGE_PAIR_MAX_S = 30.0
 EDGE_MIN_SAMPLES = 3
 
 
