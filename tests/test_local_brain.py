@@ -71,8 +71,9 @@ def test_severity_levels(tmp_path):
         i = make_index(events=[Event("exposure", 60, 75, sev, 5.0, "too bright")])
         assert ask(i, "How severe is the overexposure?", ["Mild", "Moderate", "Severe"],
                    tmp_path).choice == want
-    # Blur severity follows the fall of sharpness, on its own cuts: 0.5 is already moderate.
-    for sev, want in ((0.4, "A"), (0.5, "B"), (0.75, "B"), (0.8, "C")):
+    # Blur severity follows the fall of sharpness, on its own cuts: 0.4 is already moderate
+    # and 0.6 severe (heavy motion blur and defocus lose 0.55-0.65 of the scale).
+    for sev, want in ((0.3, "A"), (0.4, "B"), (0.5, "B"), (0.6, "C")):
         i = make_index(events=[Event("blur", 60, 75, sev, 5.0, "softness")])
         assert ask(i, "How severe is the blur?", ["Mild", "Moderate", "Severe"],
                    tmp_path).choice == want, sev
@@ -87,10 +88,15 @@ def test_severity_levels_use_each_detectors_own_cuts(tmp_path):
             i = make_index(events=[Event(kind, 60, 75, sev, 5.0, sub)])
             q = f"How severe is the {'noise' if kind == 'noise' else 'overexposure'}?"
             assert ask(i, q, ["Mild", "Moderate", "Severe"], tmp_path).choice == want, (kind, sev)
-    # Saturation clips at full colour: a doubled saturation scores only ~0.4, yet is moderate.
-    i = make_index(events=[Event("colour", 60, 75, 0.4, 5.0, "oversaturation")])
-    assert ask(i, "How severe are the oversaturated colours?", ["Mild", "Moderate", "Severe"],
-               tmp_path).choice == "B"
+    # Saturation clips at full colour: a doubled saturation scores only ~0.4, yet is moderate,
+    # and 0.65 is already severe (x4); a hue turned so far it scores 0.97 is severe.
+    for sev, want in ((0.4, "B"), (0.65, "C")):
+        i = make_index(events=[Event("colour", 60, 75, sev, 5.0, "oversaturation")])
+        assert ask(i, "How severe are the oversaturated colours?",
+                   ["Mild", "Moderate", "Severe"], tmp_path).choice == want, sev
+    i = make_index(events=[Event("colour", 60, 75, 0.97, 5.0, "hue shift")])
+    assert ask(i, "How severe is the colour cast?", ["Mild", "Moderate", "Severe"],
+               tmp_path).choice == "C"
 
 
 def test_comparison_of_segments(idx, tmp_path):
