@@ -56,7 +56,8 @@ _syn("colour", "hue shift", "colour cast", "color cast", "tint", "tinted", "hue"
 _syn("colour", "saturation", "oversaturated", "over-saturated", "oversaturation",
      "desaturated", "undersaturated", "under-saturated", "desaturation", "saturation",
      "saturated", "colourless", "colorless", "saturation shift", "saturation change",
-     "too vivid", "overly vivid", "muted colours", "muted colors")
+     "too vivid", "overly vivid", "muted colours", "muted colors", "faded colours",
+     "faded colors", "dull colours", "dull colors", "pale colours", "pale colors")
 _syn("sharpening", "", "oversharpened", "over-sharpened", "oversharpening", "over-sharpening",
      "sharpening", "sharpened", "halo", "halos", "haloes", "haloing", "ringing",
      "edge enhancement", "sharpening artifacts", "excessive sharpness", "too sharp")

@@ -350,3 +350,46 @@ def test_a_named_type_seen_only_briefly_is_compared_on_that_glimpse(tmp_path):
                ["Flicker", "Gaussian blur"], tmp_path).choice == "B"
     q = "Is the blurring in the interval 0:00-0:15 milder than the flickering from 1:30 to 1:45?"
     assert ask(i, q, ["No", "Yes"], tmp_path).choice == "A"
+
+
+@pytest.mark.parametrize(("subtype", "question", "choice"), [
+    ("hue shift", "Does the video show oversaturated colours from 1:00 to 1:15?", "B"),
+    ("hue shift", "Is there a colour cast from 1:00 to 1:15?", "A"),
+    ("hue shift", "Are the colours distorted from 1:00 to 1:15?", "A"),
+    ("oversaturation", "Is there a hue shift from 1:00 to 1:15?", "B"),
+    ("oversaturation", "Are the colours oversaturated from 1:00 to 1:15?", "A"),
+    ("oversaturation", "Are the colours distorted from 1:00 to 1:15?", "A"),
+])
+def test_the_two_colour_detectors_answer_only_for_their_own_kind(tmp_path, subtype, question,
+                                                                  choice):
+    """A hue turn is no oversaturation (and the reverse); colour problems in general are
+    either."""
+    i = make_index(events=[Event("colour", 60, 75, 0.8, 5.0, subtype)])
+    assert ask(i, question, ["Yes", "No"], tmp_path).choice == choice
+
+
+def _grain_and_blocks():
+    return make_index(events=[Event("compression", 15, 30, 1.0, 9.0, "blocking"),
+                              Event("noise", 45, 60, 0.71, 6.0, "grain")])
+
+
+def test_grain_stands_for_the_named_over_sharpening_no_event_was_found_for(tmp_path):
+    """Over-sharpening multiplies the grain already there, so the grain detector measures
+    it: when the options name over-sharpening (never found) and nowhere noise, the grain
+    is the over-sharpening the question says is there."""
+    i = _grain_and_blocks()
+    sets = ask(i, "Which distortion types appear in the video?",
+               ["Jitter and over-sharpening", "Compression artifacts and flicker",
+                "Compression artifacts and over-sharpening"], tmp_path)
+    assert sets.choice == "C"
+    kind = ask(i, "What kind of distortion affects the picture between 0:45 and 1:00?",
+               ["Flicker", "Pixelation", "Stutter (freezes)", "Over-sharpening (halo artifacts)"],
+               tmp_path)
+    assert kind.choice == "D"
+
+
+def test_grain_stays_noise_when_noise_is_named(tmp_path):
+    ans = ask(_grain_and_blocks(), "Which distortion types appear in the video?",
+              ["Over-sharpening and compression artifacts", "Noise and compression artifacts"],
+              tmp_path)
+    assert ans.choice == "B"

@@ -96,6 +96,10 @@ def test_subtypes_and_longest_match():
     assert distortions("brightness")[0].type == "exposure"
     assert distortions("pixelated")[0].subtype == "pixelation"
     assert distortions("a desaturated look")[0].subtype == "saturation"
+    # faded colours are desaturation; a faded picture is one that lost its contrast
+    assert [(m.type, m.subtype) for m in distortions("the faded colours")] == [
+        ("colour", "saturation")]
+    assert distortions("a faded picture")[0].type == "exposure"
     assert distortions("the sharpness is fine") == []
 
 
