@@ -393,3 +393,15 @@ def test_grain_stays_noise_when_noise_is_named(tmp_path):
               ["Over-sharpening and compression artifacts", "Noise and compression artifacts"],
               tmp_path)
     assert ans.choice == "B"
+
+
+def test_over_sharpening_measured_as_grain_is_graded_on_its_own_scale(tmp_path):
+    """Amplified grain scores low on the noise scale: 0.71 is a severe over-sharpening, where
+    as noise it would be moderate."""
+    i = _grain_and_blocks()
+    sharp = ask(i, "How severe is the over-sharpening between 0:45 and 1:00?",
+                ["Mild", "Moderate", "Severe"], tmp_path)
+    assert sharp.choice == "C"
+    grain = ask(i, "How severe is the noise between 0:45 and 1:00?",
+                ["Mild", "Moderate", "Severe"], tmp_path)
+    assert grain.choice == "B"

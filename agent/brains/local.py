@@ -55,6 +55,9 @@ LEVEL_CUTS: dict[str, tuple[float, float]] = {
     "colour/oversaturation": (0.35, 0.6), "colour/hue shift": (0.6, 0.95),
     "sharpening": (0.43, 0.85), "blur": (0.35, 0.55), "compression/blocking": (0.55, 0.79),
     "compression/pixelation": (0.55, 0.9),
+    # over-sharpening measured by the noise detectors (see READ_AS): amplified grain scores
+    # low on their scale (0.36-0.46 for the moderate level, 0.71 for the severe one)
+    "sharpening/measured as noise": (0.3, 0.6),
 }
 # A window's type score (>= 1: as strong as a reportable event) this high is clearly outside
 # what clean windows reach, so the type counts as present even when no event was reported.
