@@ -623,3 +623,30 @@ def test_a_scene_whose_hue_lies_opposite_the_video_typical_is_its_own_reference(
     s["hue_y"] = (0.3 * np.sin(np.radians(angle))).astype(np.float32)
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     assert not [e for e in events if e.subtype == "hue shift"], events
+
+
+def _holds(pattern: list[int], start_s: float = 20.0, gap: int = 12) -> dict[str, np.ndarray]:
+    """Frames with holds of these lengths (repeated frames: no change), `gap` frames apart."""
+    f = _frames(60.0)
+    k = int(start_s * FPS)
+    for length in pattern:
+        f["diff"][k:k + length] = 0.0
+        k += length + gap
+    return f
+
+
+def test_a_long_freeze_seen_in_pieces_is_stutter():
+    """Six 24-frame freezes, each broken by encoder noise into pieces (22 + 1 + 1 frames):
+    most holds are short, yet nine tenths of the held time lies in long ones."""
+    f = _holds([22, 1, 1] * 6, gap=1)
+    ev = [e for e in detect_events(f, _samples(60.0), _scenes([0.0, 60.0]), FPS)
+          if e.type in ("stutter", "frame_drop")]
+    assert [e.type for e in ev] == ["stutter"], ev
+    assert ev[0].severity >= 0.85, ev  # frozen ~20 frames at a time: severe
+
+
+def test_single_frame_holds_with_a_few_pairs_are_frame_drops():
+    f = _holds([1, 1, 2, 1, 1, 1, 2, 1, 1, 4] * 3)
+    ev = [e for e in detect_events(f, _samples(60.0), _scenes([0.0, 60.0]), FPS)
+          if e.type in ("stutter", "frame_drop")]
+    assert ev and {e.type for e in ev} == {"frame_drop"}, ev

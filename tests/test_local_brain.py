@@ -405,3 +405,15 @@ def test_over_sharpening_measured_as_grain_is_graded_on_its_own_scale(tmp_path):
     grain = ask(i, "How severe is the noise between 0:45 and 1:00?",
                 ["Mild", "Moderate", "Severe"], tmp_path)
     assert grain.choice == "B"
+
+
+def test_grain_stands_for_the_named_over_sharpening_beside_a_glimpse_of_it(tmp_path):
+    """Six grainy stretches and one brief halo event: the halo detector caught a glimpse of
+    the over-sharpening, the grain detector the rest of it; with noise named nowhere, the
+    over-sharpening dominates."""
+    evs = [Event("noise", a, a + 15, 0.7, 6.0, "grain") for a in (15, 45, 75, 105, 135, 165)]
+    i = make_index(events=[*evs, Event("sharpening", 45, 51, 0.85, 5.0, "halo")])
+    ans = ask(i, "Which degradation most strongly affects the overall viewing experience?",
+              ["JPEG compression artifacts", "No noticeable distortion", "Frame drops",
+               "Over-sharpening (halo artifacts)"], tmp_path)
+    assert ans.choice == "D"
