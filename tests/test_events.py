@@ -650,3 +650,12 @@ def test_single_frame_holds_with_a_few_pairs_are_frame_drops():
     ev = [e for e in detect_events(f, _samples(60.0), _scenes([0.0, 60.0]), FPS)
           if e.type in ("stutter", "frame_drop")]
     assert ev and {e.type for e in ev} == {"frame_drop"}, ev
+
+
+def test_a_burst_of_drops_with_a_few_short_freezes_stays_frame_drops():
+    """Two thirds of the held time in 4-7-frame holds, none longer: a heavy burst of frame
+    drops, not a freeze broken into pieces."""
+    f = _holds([1, 2, 1, 5, 1, 6, 7, 1, 2, 4, 1, 1, 1], gap=3)
+    ev = [e for e in detect_events(f, _samples(60.0), _scenes([0.0, 60.0]), FPS)
+          if e.type in ("stutter", "frame_drop")]
+    assert [e.type for e in ev] == ["frame_drop"], ev
