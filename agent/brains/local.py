@@ -346,10 +346,9 @@ class LocalBrain:
         if evs is None:
             evs = [e for e in ev.all_events() if not q.type or e["type"] == q.type]
         evs = ev.relabelled(evs)
-        if q.type in ev.relabel.values() and not [e for e in evs if e["type"] == q.type]:
+        if q.type in ev.relabel.values() and not any(e["type"] == q.type for e in evs):
             lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
-            evs += [e for e in ev.all_events() if e["type"] == q.type
-                    and min(hi, e["end_s"]) > max(lo, e["start_s"])]
+            evs += [e for e in _touching(ev.all_events(), lo, hi) if e["type"] == q.type]
         if q.types:
             evs = [e for e in evs if _fits_subtype(q.types[0], e)]
         return list(evs), data
@@ -736,8 +735,7 @@ class LocalBrain:
     def _dominant_factor(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         evs = ev.all_events()
         if q.window:
-            evs = [e for e in evs if e["end_s"] > q.window.start_s and e["start_s"] <
-                   q.window.end_s]
+            evs = _touching(evs, q.window.start_s, q.window.end_s)
         found = stretches(evs)
         load = stretch_types(found)
         if not load:
@@ -828,8 +826,7 @@ class LocalBrain:
         """Match each option's claims (types, times, trend, level, yes/no) to the facts."""
         evs = ev.all_events()
         if q.window:
-            evs = [e for e in evs if e["end_s"] > q.window.start_s and e["start_s"] <
-                   q.window.end_s]
+            evs = _touching(evs, q.window.start_s, q.window.end_s)
         found = stretches(evs)
         kind, _, _ = self._course(ev, ctx)
         trend = "stable" if kind == "occasional" else kind
@@ -1036,6 +1033,11 @@ def _claimed_trend(text: str) -> str | None:
     if re.search(r"\b(fluctuat\w*|vary|varies)\b", low):
         return "fluctuating"
     return None
+
+
+def _touching(evs: Sequence[dict[str, Any]], start_s: float, end_s: float) -> list[dict[str, Any]]:
+    """The events that overlap [start_s, end_s) at all."""
+    return [e for e in evs if e["end_s"] > start_s and e["start_s"] < end_s]
 
 
 def _in_window(e: dict[str, Any], w: Window) -> bool:
