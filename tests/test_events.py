@@ -25,7 +25,7 @@ def _samples(duration_s: float, rate: float = 2.0, seed: int = 0) -> dict[str, n
         "sharpness": around(300.0), "noise": around(0.3), "impulse": np.zeros(n, np.float32),
         "blockiness": around(1.05, 0.01), "grid": around(1.1, 0.01), "halo": around(8.0),
         "detail": around(0.25), "aniso": around(0.1), "black": around(16.0), "white": around(235.0),
-        "contrast_range": around(219.0), "saturation": around(90.0),
+        "contrast_range": around(219.0), "saturation": around(45.0),
         "hue_x": around(0.2), "hue_y": around(0.1),
     }
     assert set(s) == set(SAMPLE_SIGNALS)
@@ -50,15 +50,20 @@ def _scenes(bounds: list[float]) -> list[Scene]:
     return [Scene(a, b, int(a * FPS), int(b * FPS) - 1) for a, b in pairs]
 
 
+def _one_span(events: list, kind: str, start_s: float, end_s: float) -> None:
+    """Exactly one event of this type (or subtype), from start_s to end_s to within 1 s."""
+    found = [e for e in events if kind in (e.type, e.subtype)]
+    assert len(found) == 1, events
+    assert abs(found[0].start_s - start_s) <= 1.0 and abs(found[0].end_s - end_s) <= 1.0, found
+
+
 def test_blur_covering_most_of_a_scene_is_found_against_its_clean_start():
     s = _samples(60.0)
     inside = (s["t"] >= 24.0) & (s["t"] < 40.0)  # scene 20-40: 80 % blurred
     s["detail"][inside] *= 0.6
     s["sharpness"][inside] *= 0.5
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
-    blur = [e for e in events if e.type == "blur"]
-    assert len(blur) == 1, events
-    assert abs(blur[0].start_s - 24.0) <= 1.0 and abs(blur[0].end_s - 40.0) <= 1.0
+    _one_span(events, "blur", 24.0, 40.0)
 
 
 def test_tone_of_a_whole_other_scene_is_not_bridged_into_an_event():
@@ -272,9 +277,7 @@ def test_grain_over_one_whole_scene_is_found_against_the_clean_floor():
     s = _samples(60.0)
     s["noise"][(s["t"] >= 20.0) & (s["t"] < 40.0)] = 8.0
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
-    grain = [e for e in events if e.subtype == "grain"]
-    assert len(grain) == 1, events
-    assert abs(grain[0].start_s - 20.0) <= 1.0 and abs(grain[0].end_s - 40.0) <= 1.0, grain
+    _one_span(events, "grain", 20.0, 40.0)
 
 
 def test_a_jump_in_invisible_grain_is_not_noise():
@@ -593,6 +596,7 @@ def _hue_swing(length: float) -> list:
     """Events of a video whose middle scene turns its mean hue from 30 to 170 degrees
     halfway, with a hue vector of this length (saturation 90: a full cast is 0.35 long)."""
     s = _samples(60.0)
+    s["saturation"][:] = 90.0
     angle = np.where((s["t"] >= 30.0) & (s["t"] < 40.0), 170.0, 30.0)
     s["hue_x"] = (length * np.cos(np.radians(angle))).astype(np.float32)
     s["hue_y"] = (length * np.sin(np.radians(angle))).astype(np.float32)
@@ -659,3 +663,70 @@ def test_a_burst_of_drops_with_a_few_short_freezes_stays_frame_drops():
     ev = [e for e in detect_events(f, _samples(60.0), _scenes([0.0, 60.0]), FPS)
           if e.type in ("stutter", "frame_drop")]
     assert [e.type for e in ev] == ["frame_drop"], ev
+
+
+def test_heavy_blur_switched_on_at_a_cut_is_found_from_its_end_inside_the_shot():
+    """Defocus that starts with a shot (at its cut) and ends 15 s into it: only its end is a
+    step inside a shot, and the shot's degraded side runs from the step back to the cut."""
+    s = _samples(90.0)
+    s["sharpness"][(s["t"] >= 30.0) & (s["t"] < 45.0)] = 40.0
+    events = detect_events(_frames(90.0), s, _scenes([0.0, 30.0, 50.0, 90.0]), FPS)
+    _one_span(events, "blur", 30.0, 45.0)
+
+
+def test_a_refocus_after_a_slow_drift_is_not_blur_back_to_the_cut():
+    """Focus drifting off through the first 15 s of a shot, then snapping back: the step up is
+    abrupt, but the soft side does not run steady back to the cut (it opened sharp)."""
+    s = _samples(90.0)
+    part = (s["t"] >= 30.0) & (s["t"] < 45.0)
+    s["sharpness"][part] = np.geomspace(300.0, 30.0, part.sum())
+    s["sharpness"][(s["t"] >= 42.0) & (s["t"] < 45.0)] = 30.0
+    events = detect_events(_frames(90.0), s, _scenes([0.0, 30.0, 50.0, 90.0]), FPS)
+    assert not [e for e in events if e.type == "blur"], events
+
+
+def test_a_sharpness_fall_where_oversaturation_ends_is_not_blur_to_the_cut():
+    """Oversaturation switched off 15 s into a shot: clipped colours had added edges, so native
+    sharpness falls there too, but with the saturation: the colour's end, not blur after it."""
+    s = _samples(90.0)
+    vivid = (s["t"] >= 30.0) & (s["t"] < 45.0)
+    s["saturation"][vivid] = 190.0
+    s["sharpness"][vivid] = 1500.0
+    events = detect_events(_frames(90.0), s, _scenes([0.0, 30.0, 60.0, 90.0]), FPS)
+    assert not [e for e in events if e.type == "blur"], events
+
+
+def test_colour_oversaturated_in_every_scene_is_a_whole_video_event():
+    """Even the least saturated tenth of the video is vivid (p10 >= 80): saturation pushed up
+    all through, one event over the video (a single vivid shot is not)."""
+    s = _samples(60.0)
+    s["saturation"][:] = np.tile([100.0, 180.0, 250.0, 120.0, 240.0, 200.0], 20)
+    events = detect_events(_frames(60.0), s, _scenes(SIX), FPS)
+    whole = [e for e in events if e.evidence.get("whole_video")]
+    assert [(e.type, e.subtype, e.start_s) for e in whole] == \
+        [("colour", "oversaturation", 0.0)], events
+    assert whole[0].end_s >= 59.5 and whole[0].severity >= 0.6, whole
+    s = _samples(60.0)
+    s["saturation"][(s["t"] >= 20.0) & (s["t"] < 30.0)] = 250.0
+    events = detect_events(_frames(60.0), s, _scenes(SIX), FPS)
+    assert not [e for e in events if e.evidence.get("whole_video")], events
+
+
+NINE = [0.0, 20.0, 40.0, 60.0, 80.0, 100.0, 120.0, 140.0, 160.0, 180.0]  # 3 min, 20-s shots
+
+
+def test_blacks_lifted_in_the_last_shots_are_overexposure_to_the_end():
+    """The last three 20-s shots have no dark pixels (black p10 >= 80) and the first six do:
+    overexposure from the first lifted shot to the end, though no shot shows a clean side."""
+    s = _samples(180.0)
+    s["black"][s["t"] >= 120.0] = np.tile([95.0, 150.0, 110.0], 40)
+    events = detect_events(_frames(180.0), s, _scenes(NINE), FPS)
+    bright = [e for e in events if e.subtype == "too bright"]
+    assert bright and min(e.start_s for e in bright) == 120.0, events
+    assert max(e.end_s for e in bright) >= 179.5, bright
+    # two lifted shots at the end are not enough: bright content comes in runs that short
+    s = _samples(180.0)
+    s["black"][s["t"] >= 140.0] = 150.0
+    s["black"][(s["t"] >= 139.0) & (s["t"] < 141.0)] = 16.0
+    events = detect_events(_frames(180.0), s, _scenes(NINE), FPS)
+    assert not [e for e in events if e.subtype == "too bright" and e.start_s < 141.0], events

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -89,6 +90,8 @@ class SpatialSpec:
     # clean level is known but whose deviation saturates (blocking: 2.8 in a slight needle,
     # 3-7 moderate, 9-22 heavy).
     grade: tuple[float, float] | None = None
+    # Lone steps whose worse side runs to the shot's cut count too (see _cut_steps).
+    cut_steps: bool = False
 
 
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain later ones away
@@ -121,7 +124,7 @@ SPATIAL_SPECS: tuple[SpatialSpec, ...] = (  # in order: earlier ones explain lat
     # still collapses, abruptly where the blur starts and ends.
     SpatialSpec(
         "blur", "softness", "sharpness", -1, np.log(2.0), np.log(8.0), offset=1.0,
-        pairs_only=True, pair_least=1.0,
+        pairs_only=True, pair_least=1.0, cut_steps=True,
     ),
     # Motion blur smears detail along one direction: the anisotropy of fine detail rises
     # (0.7 for a slight horizontal smear), and native sharpness must fall with it (a pan, or
@@ -369,7 +372,10 @@ def _spatial_events(
     for a, b, size in pairs:
         flag[a:b] = paired[a:b] = True
         dev[a:b] = np.fmax(dev[a:b], size)
-    for a, b, c, d, size in _edge_steps(points, pairs, x, sid, t, spec) if edges_read else []:
+    lone = _edge_steps(points, pairs, x, sid, t, spec) if edges_read else []
+    if spec.cut_steps:
+        lone += _cut_steps(points, pairs, lone, x, sid, t, spec, samples)
+    for a, b, c, d, size in lone:
         flag[a:b] = paired[a:b] = True
         dev[a:b] = np.fmax(dev[a:b], size)
         flag[c:d] = False  # the scene's other side is its clean look
@@ -716,6 +722,59 @@ def _edge_steps(points, pairs, x, sid, t, spec) -> list[tuple[int, int, int, int
     return out
 
 
+# A degradation switched on or off at a cut shows only its other end, inside the shot: a
+# lone step of a one-sided signal whose worse side runs from the step to the shot's cut,
+# steady all the way, while the better side stays at its level (a needle that begins with a
+# shot and ends halfway through it). Content moves native sharpness in pans and focus pulls,
+# but not abruptly from one steady level to another.
+CUT_STEP_MIN_SAMPLES = 3
+CUT_STEP_COLOUR = 1.5
+
+
+def _colour_jump(samples: dict[str, np.ndarray], i: int, reach: int = 3) -> bool:
+    """Whether saturation jumps at sample i by CUT_STEP_COLOUR or more (medians of up to
+    `reach` samples each side): a colour change (oversaturation switched off clips fewer
+    edges) moves the Laplacian too, and is no blur's end."""
+    if "saturation" not in samples:
+        return False
+    sat = samples["saturation"]
+    lo, hi = max(0, i - reach), min(len(sat), i + reach)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        a, b = float(np.nanmedian(sat[lo:i])), float(np.nanmedian(sat[i:hi]))
+    return bool(np.isfinite(a) and np.isfinite(b)) and \
+        abs(np.log((b + 20.0) / (a + 20.0))) >= np.log(CUT_STEP_COLOUR)
+
+
+def _cut_steps(points, pairs, edges, x, sid, t, spec,
+               samples: dict[str, np.ndarray]) -> list[tuple[int, int, int, int, float]]:
+    """(degraded start, end, clean start, end, size) of lone change points (of `points`, used
+    by no pair nor edge step) whose degraded side reaches the cut of the change's shot."""
+    used = {k for i, j, _ in pairs for k in (i, j)}
+    taken = [(a, b) for a, b, *_ in edges]
+    out = []
+    for i, size, pre, post in points:
+        if i in used or spec.direction == 0 or any(a <= i < b for a, b in taken):
+            continue
+        scene = np.flatnonzero(sid == sid[i])
+        onset = size > 0  # worse after the step: degraded to the shot's end
+        raw = size * spec.direction
+        if onset:
+            bad, clean, level, toward = (i, int(scene[-1]) + 1), (int(scene[0]), i), pre, raw
+        else:
+            bad, clean, level, toward = (int(scene[0]), i), (i, int(scene[-1]) + 1), post, -raw
+        part = np.arange(*bad)[np.isfinite(x[bad[0]:bad[1]])]
+        rest = np.arange(*clean)[np.isfinite(x[clean[0]:clean[1]])]
+        if min(len(part), len(rest)) < CUT_STEP_MIN_SAMPLES or (
+                _toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8 or (
+                _toward(x[rest], level, toward, spec) < 0.5 * abs(size)).mean() < 0.8:
+            continue
+        if _colour_jump(samples, i):
+            continue
+        out.append((*bad, *clean, float(abs(size))))
+    return out
+
+
 # ---------------------------------------------------------------- temporal
 
 
@@ -937,6 +996,8 @@ def detect_events(
     events = _blur_or_sharpening(events, samples, scenes)
     events = _hue_not_exposure(_noise_not_jitter(events))
     whole = _whole_video_events(samples, events, len(scenes))
+    if not whole:
+        events += _end_run_events(samples, scenes)
     if whole:  # what the whole-video degradation explains elsewhere is its doing
         # (its own type's stretches inside it are parts of it; another measure of its type
         # that also spans the video tells more of what it is: both stay)
@@ -995,12 +1056,13 @@ def _washed_out(samples: dict[str, np.ndarray], events: list[Event]) -> list[Eve
 # reduced to 0.2x all through: 26 and 42; grain sigma <= 0.72, where noise over the whole
 # video measures 8). Measures that content moves a lot are judged by the video's best
 # decile instead: a long video mixes dark and bright, flat and detailed shots, so when even
-# its best tenth is lifted, flat or soft, the whole of it is (over 120 3-min NDQA videos,
-# those without a degradation all through reach black p10 <= 28, contrast range p90 >= 186,
-# native sharpness p90 >= 169; brightness +L3 all through: black p10 164; contrast 0.2x:
-# range p90 45; heavy defocus: sharpness p90 32). Checked in order; the first one found
-# explains the later ones (compression raises halo and grid too, over-sharpening lifts
-# grain, lifted blacks flatten the range and soften edges).
+# its best tenth is lifted, flat, soft or vivid, the whole of it is (over 180 3-min NDQA
+# videos, those without a degradation all through reach black p10 <= 28, contrast range p90
+# >= 186, native sharpness p90 >= 136 (169 without blur over most of the video), saturation
+# p10 <= 52; brightness +L3 all through: black p10 164; contrast 0.2x: range p90 45; heavy
+# defocus: sharpness p90 32; saturation x4: saturation p10 98). Checked in order; the first
+# one found explains the later ones (compression raises halo and grid too, over-sharpening
+# lifts grain, lifted blacks flatten the range and soften edges).
 # (signal, limit, direction, nominal clean level, percentile judged: 50 the median; 10 or
 # 90 the best decile for signals worse when higher or lower, judged only in a video of at
 # least WHOLE_VIDEO_MIN_SCENES shots: one long shot may be bright or soft all through)
@@ -1013,6 +1075,7 @@ WHOLE_VIDEO_LIMITS: tuple[tuple[str, float, int, float, float], ...] = (
     ("contrast_range", 120.0, -1, 200.0, 90),
     ("noise", 2.0, +1, 0.45, 50),
     ("sharpness", 90.0, -1, 400.0, 90),
+    ("saturation", 80.0, +1, 30.0, 10),
 )
 WHOLE_VIDEO_MIN_SCENES = 5
 WHOLE_VIDEO_KEEP = 0.9  # events of its type spanning this share of the video stay beside it
@@ -1057,17 +1120,72 @@ def _whole_video_events(samples: dict[str, np.ndarray], events: list[Event],
             x = samples[signal][rest]
             if rest.sum() < 10 or not direction * (np.nanpercentile(x, pct) - limit) >= 0:
                 continue
-        dev = float(direction * (np.log((level + spec.offset) / (clean + spec.offset))
-                                 if spec.log else level - clean))
-        sev = _level_severity(level, spec.levels) if spec.levels else _severity(dev, spec)
-        return [Event(
-            type=spec.type, subtype=spec.subtype, start_s=0.0, end_s=round(duration, 2),
-            severity=round(max(REPORT_SEVERITY, sev), 3),
-            score=round(dev / spec.min_delta, 2),
-            evidence={"signal": signal, f"video_p{pct:g}": round(level, 4),
-                      "absolute_limit": limit, "whole_video": True},
-        )]
+        return [_judged_event(spec, level, clean, direction, 0.0, duration, {
+            "signal": signal, f"video_p{pct:g}": round(level, 4), "absolute_limit": limit,
+            "whole_video": True})]
     return []
+
+
+def _judged_event(spec: SpatialSpec, level: float, clean: float, direction: int,
+                  start_s: float, end_s: float, evidence: dict[str, Any]) -> Event:
+    """An event judged by a level against absolute limits (no scene reference): its
+    deviation from the nominal clean level gives the severity."""
+    dev = float(direction * (np.log((level + spec.offset) / (clean + spec.offset))
+                             if spec.log else level - clean))
+    sev = _level_severity(level, spec.levels) if spec.levels else _severity(dev, spec)
+    return Event(
+        type=spec.type, subtype=spec.subtype, start_s=round(start_s, 2), end_s=round(end_s, 2),
+        severity=round(max(REPORT_SEVERITY, sev), 3), score=round(dev / spec.min_delta, 2),
+        evidence=evidence)
+
+
+# A degradation that sets in and lasts to the video's end (or lasts from its start) has no
+# clean shot after it either: the same best-decile reading, over the run of whole shots at
+# that end of the video. Only where content alone never gets there over several shots: over
+# every run of >= 3 shots spanning >= 30 s of 180 NDQA dev videos, clean runs reach black
+# p10 <= 42, runs lifted by brightness +L2/+L3 >= 87 (contrast, sharpness and saturation
+# runs overlap clean ones). (signal, limit, direction, nominal clean level, percentile)
+END_RUN_LIMITS: tuple[tuple[str, float, int, float, float], ...] = (
+    ("black", 80.0, +1, 20.0, 10),
+)
+END_RUN_MIN_SCENES = 3
+END_RUN_MIN_S = 30.0
+
+
+def _end_run_events(samples: dict[str, np.ndarray], scenes: list[Scene]) -> list[Event]:
+    """Events over the longest run of whole shots at the start or the end of the video (not
+    all of it) whose best decile is beyond an absolute limit."""
+    t = samples.get("t", np.zeros(0))
+    if len(t) < 10 or len(scenes) < END_RUN_MIN_SCENES + 1:
+        return []
+    specs = {sp.signal: sp for sp in SPATIAL_SPECS}
+    step = float(np.median(np.diff(t)))
+    out = []
+    for signal, limit, direction, clean, pct in END_RUN_LIMITS:
+        if signal not in samples:
+            continue
+        x = samples[signal].astype(np.float64)
+        for from_end in (False, True):
+            order = list(range(len(scenes)))[::-1] if from_end else list(range(len(scenes)))
+            best = None
+            for k in range(END_RUN_MIN_SCENES, len(scenes)):
+                run = sorted(order[:k])
+                a, b = scenes[run[0]].start_s, scenes[run[-1]].end_s
+                inside = (t >= a) & (t < b)
+                if b - a < END_RUN_MIN_S or not np.isfinite(x[inside]).any():
+                    continue
+                level = float(np.nanpercentile(x[inside], pct))
+                if direction * (level - limit) < 0:
+                    break  # the run ends with the shot that takes it below the limit
+                best = (a, b, level)
+            if best is not None:
+                a, b, level = best
+                out.append(_judged_event(
+                    specs[signal], level, clean, direction, float(a),
+                    float(min(b, t[-1] + step)), {
+                        "signal": signal, f"run_p{pct:g}": round(level, 4),
+                        "absolute_limit": limit, "shots": "last" if from_end else "first"}))
+    return out
 
 
 # A step in detail between two parts of a scene is the low side blurred or the high side
