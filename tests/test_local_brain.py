@@ -124,7 +124,7 @@ def test_dominant_factor_and_overall(idx, tmp_path):
     heavy = make_index(events=[Event("blur", 0, 200, 1.0, 9.0, "softness")])
     assert ask(heavy, "How would you rate the overall quality?",
                ["Excellent", "Good", "Fair", "Poor"], tmp_path).choice == "D"
-    moderate = make_index(events=[Event("blur", 0, 200, 0.8, 9.0, "softness")])
+    moderate = make_index(events=[Event("blur", 0, 200, 0.45, 9.0, "softness")])
     assert ask(moderate, "How would you rate the overall quality?",
                ["Excellent", "Good", "Fair", "Poor"], tmp_path).choice == "C"
 
@@ -265,6 +265,16 @@ def test_overall_grade_from_the_impaired_share(multi, tmp_path):
     half = make_index(events=[Event("flicker", a, a + 15, 1.0, 9.0, "") for a in
                               range(10, 200, 30)])
     assert ask(half, q, grades, tmp_path).choice == "C"
+
+
+def test_overall_grade_weighs_each_stretch_by_its_detectors_level(tmp_path):
+    """Blur of severity 0.5 is moderate on the blur detector's cuts (the word a severity
+    question gets), so 120 s of it in 200 s impair the viewing fairly, not just a little."""
+    grades = ["Excellent", "Good", "Fair", "Poor"]
+    q = "How would you rate the overall picture quality of this video?"
+    soft = make_index(events=[Event("blur", a, a + 30, 0.5, 5.0, "softness")
+                              for a in (10, 50, 90, 130)])
+    assert ask(soft, q, grades, tmp_path).choice == "C"
 
 
 STABILITY = ["Stable throughout, with no noticeable change",

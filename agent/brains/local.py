@@ -832,7 +832,7 @@ class LocalBrain:
         trend = "stable" if kind == "occasional" else kind
         grade, _ = _grade(found, ctx.duration_s)
         types = set(stretch_types(found))
-        worst = max((s.severity for s in found), default=0.0)
+        worst = max((_stretch_level(s) for s in found), default=0.0)
         best, best_score = None, -1e9
         for o in q.options:
             s = 0.0
@@ -844,7 +844,7 @@ class LocalBrain:
             if o.trend:
                 s += 1.0 if o.trend == trend else -0.5
             if o.level is not None:
-                s += 1.0 - min(abs(o.level - level_of(worst)), 2.0)
+                s += 1.0 - min(abs(o.level - worst), 2.0)
             if o.grade is not None:
                 s += 1.0 - min(abs(o.grade - grade), 2.0) / 1.5
             if o.none or (o.no and not o.types):
@@ -1170,7 +1170,7 @@ def _spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool |
 
 def _grade(found: Sequence[Stretch], duration: float) -> tuple[float, str]:
     """1 (bad) .. 5 (excellent) from the severity-weighted share of the viewing impaired."""
-    weighted = sum(_level_weight(s.severity) * s.duration_s for s in found)
+    weighted = sum(LEVEL_WEIGHTS[int(_stretch_level(s)) - 1] * s.duration_s for s in found)
     share = weighted / max(duration, 1e-6)
     grade = 5.0 if not found else next((g for cut, g in GRADE_CUTS if share <= cut), 2.0)
     detail = (f"{len(found)} degraded stretch(es), worst severity "
@@ -1179,9 +1179,7 @@ def _grade(found: Sequence[Stretch], duration: float) -> tuple[float, str]:
     return grade, detail
 
 
-def _level_weight(severity: float) -> float:
-    """Impairment weight of a stretch from its severity (mild 0.25 .. severe 1.0)."""
-    lv = level_of(severity)  # 1 .. 3
-    i = min(int(lv), 2)  # between LEVEL_WEIGHTS[i - 1] and LEVEL_WEIGHTS[i]
-    lo, hi = LEVEL_WEIGHTS[i - 1], LEVEL_WEIGHTS[i]
-    return lo + (hi - lo) * (lv - i)
+def _stretch_level(s: Stretch) -> float:
+    """A stretch's level (1 mild .. 3 severe) on its primary detector's cuts: the same words
+    a severity question gets (raw severities do not compare across detectors)."""
+    return events_level([s.to_event()])
