@@ -730,3 +730,19 @@ def test_blacks_lifted_in_the_last_shots_are_overexposure_to_the_end():
     s["black"][(s["t"] >= 139.0) & (s["t"] < 141.0)] = 16.0
     events = detect_events(_frames(180.0), s, _scenes(NINE), FPS)
     assert not [e for e in events if e.subtype == "too bright" and e.start_s < 141.0], events
+
+
+def test_heavy_blur_over_the_last_shots_is_blur_to_the_end_unless_the_picture_is_flat():
+    """Native sharpness under 60 in even the sharpest tenth of the last three shots (clean
+    runs keep >= 110): blurred from the first of them to the end. A flat picture (contrast
+    range 40) has a weak Laplacian without any blur: not read as blur."""
+    s = _samples(180.0)
+    s["sharpness"][s["t"] >= 120.0] = np.tile([30.0, 12.0, 25.0], 40)
+    events = detect_events(_frames(180.0), s, _scenes(NINE), FPS)
+    blur = [e for e in events if e.type == "blur"]
+    assert blur and min(e.start_s for e in blur) == 120.0, events
+    assert max(e.end_s for e in blur) >= 179.5 and max(e.severity for e in blur) >= 0.9, blur
+    s["contrast_range"][s["t"] >= 120.0] = 40.0
+    s["black"][s["t"] >= 120.0] = 100.0
+    events = detect_events(_frames(180.0), s, _scenes(NINE), FPS)
+    assert not [e for e in events if e.type == "blur" and e.start_s < 125.0], events

@@ -7,5 +7,5 @@ Knows nothing of language models, agents or benchmarks.
 SIGNALS_VERSION = "9"
 # Bump EVENTS_VERSION when scene or event detection changes: cached indexes keep their signals
 # and re-derive scenes and events from them, without decoding.
-EVENTS_VERSION = "78"
+EVENTS_VERSION = "79"
 ANALYZER_VERSION = f"{SIGNALS_VERSION}.{EVENTS_VERSION}"

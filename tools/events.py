@@ -1143,10 +1143,16 @@ def _judged_event(spec: SpatialSpec, level: float, clean: float, direction: int,
 # clean shot after it either: the same best-decile reading, over the run of whole shots at
 # that end of the video. Only where content alone never gets there over several shots: over
 # every run of >= 3 shots spanning >= 30 s of 180 NDQA dev videos, clean runs reach black
-# p10 <= 42, runs lifted by brightness +L2/+L3 >= 87 (contrast, sharpness and saturation
-# runs overlap clean ones). (signal, limit, direction, nominal clean level, percentile)
-END_RUN_LIMITS: tuple[tuple[str, float, int, float, float], ...] = (
-    ("black", 80.0, +1, 20.0, 10),
+# p10 <= 42, runs lifted by brightness +L2/+L3 >= 87; over the runs at either end of 240,
+# clean ones keep native sharpness p90 >= 110, runs under heavy blur 26-38 (a flat picture
+# has a weak Laplacian too: runs with contrast reduced, range p90 <= 85, reach 20, so the
+# run must keep a range p90 >= 120). Contrast and saturation runs overlap clean ones.
+# (signal, limit, direction, nominal clean level, percentile, guard: a signal's percentile
+# that must reach a level in the run, or None)
+END_RUN_LIMITS: tuple[tuple[str, float, int, float, float,
+                            tuple[str, float, float] | None], ...] = (
+    ("black", 80.0, +1, 20.0, 10, None),
+    ("sharpness", 60.0, -1, 400.0, 90, ("contrast_range", 90, 120.0)),
 )
 END_RUN_MIN_SCENES = 3
 END_RUN_MIN_S = 30.0
@@ -1161,8 +1167,8 @@ def _end_run_events(samples: dict[str, np.ndarray], scenes: list[Scene]) -> list
     specs = {sp.signal: sp for sp in SPATIAL_SPECS}
     step = float(np.median(np.diff(t)))
     out = []
-    for signal, limit, direction, clean, pct in END_RUN_LIMITS:
-        if signal not in samples:
+    for signal, limit, direction, clean, pct, guard in END_RUN_LIMITS:
+        if signal not in samples or (guard is not None and guard[0] not in samples):
             continue
         x = samples[signal].astype(np.float64)
         for from_end in (False, True):
@@ -1175,7 +1181,8 @@ def _end_run_events(samples: dict[str, np.ndarray], scenes: list[Scene]) -> list
                 if b - a < END_RUN_MIN_S or not np.isfinite(x[inside]).any():
                     continue
                 level = float(np.nanpercentile(x[inside], pct))
-                if direction * (level - limit) < 0:
+                if direction * (level - limit) < 0 or (guard is not None and np.nanpercentile(
+                        samples[guard[0]][inside], guard[1]) < guard[2]):
                     break  # the run ends with the shot that takes it below the limit
                 best = (a, b, level)
             if best is not None:
