@@ -77,7 +77,7 @@ WEAK_FRACTION = 0.5
 # this share of itself inside: an event that only runs over the window's edge is not in it.
 IN_WINDOW_SHARE = 0.3
 IN_EVENT_SHARE = 1 / 3
-# Overall grade from the severity-weighted share of the viewing time that is impaired
+# Overall grade from the level-weighted share of the viewing time that is impaired
 # (1 excellent .. 5): nothing impaired is excellent, up to a third good, most of it poor.
 GRADE_CUTS = ((0.3, 4.0), (0.7, 3.0))  # (share at most, grade); beyond: 2 (poor)
 LEVEL_WEIGHTS = (0.25, 0.6, 1.0)  # impairment weight of a mild, moderate, severe stretch
@@ -1169,12 +1169,12 @@ def _spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool |
 
 
 def _grade(found: Sequence[Stretch], duration: float) -> tuple[float, str]:
-    """1 (bad) .. 5 (excellent) from the severity-weighted share of the viewing impaired."""
+    """1 (bad) .. 5 (excellent) from the level-weighted share of the viewing impaired."""
     weighted = sum(LEVEL_WEIGHTS[int(_stretch_level(s)) - 1] * s.duration_s for s in found)
     share = weighted / max(duration, 1e-6)
     grade = 5.0 if not found else next((g for cut, g in GRADE_CUTS if share <= cut), 2.0)
     detail = (f"{len(found)} degraded stretch(es), worst severity "
-              f"{max((s.severity for s in found), default=0.0):.2f}, severity-weighted "
+              f"{max((s.severity for s in found), default=0.0):.2f}, level-weighted "
               f"{100 * share:.0f}% of the viewing impaired")
     return grade, detail
 
