@@ -699,27 +699,39 @@ def _edge_steps(points, pairs, x, sid, t, spec) -> list[tuple[int, int, int, int
     # (at most a sixth of the video: in a short one, a step halfway is no edge's)
     reach = min(EDGE_PAIR_MAX_S, (t[-1] - t[0]) / 6) if len(t) else 0.0
     for end, (i, size, pre, post) in edges:
-        scene = np.flatnonzero(sid == sid[i])
         if i in used or (t[-1] - t[i] if end else t[i] - t[0]) > reach:
             continue
         if spec.direction != 0 and (size > 0) != end:  # one-sided: an onset runs to the end
             continue
         used.add(i)  # a lone step near both edges (a short video) is read once
-        raw = size * (spec.direction or 1)  # the signed change in the series' own units
-        if end:
-            bad, clean, level, toward = (i, len(t)), (int(scene[0]), i), pre, raw
-        else:
-            bad, clean, level, toward = (0, i), (i, int(scene[-1]) + 1), post, -raw
-        part = np.arange(*bad)[(sid[bad[0]:bad[1]] == sid[i]) & np.isfinite(x[bad[0]:bad[1]])]
-        rest = np.arange(*clean)[np.isfinite(x[clean[0]:clean[1]])]
         # the video's edge pairs with a step only when the step's shot shows a stretch of it
         # off the clean level, and a stretch at it
-        if min(len(part), len(rest)) < EDGE_MIN_SAMPLES or (
-                _toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8 or (
-                _toward(x[rest], level, toward, spec) < 0.5 * abs(size)).mean() < 0.8:
-            continue
-        out.append((*bad, *clean, float(abs(size))))
+        step = _lone_step((i, size, pre, post), end, len(t) if end else 0, x, sid, spec)
+        if step is not None:
+            out.append(step)
     return out
+
+
+def _lone_step(point, after: bool, stop: int, x, sid,
+               spec) -> tuple[int, int, int, int, float] | None:
+    """(degraded start, end, clean start, end, size) of a change point read alone: degraded
+    from the step to sample `stop` (after it, or before it when not `after`), clean over the
+    rest of the step's shot. None unless the degraded part inside the shot stays off the
+    clean level and the clean side at it (80 % of their samples, EDGE_MIN_SAMPLES each)."""
+    i, size, pre, post = point
+    scene = np.flatnonzero(sid == sid[i])
+    raw = size * (spec.direction or 1)  # the signed change in the series' own units
+    if after:
+        bad, clean, level, toward = (i, stop), (int(scene[0]), i), pre, raw
+    else:
+        bad, clean, level, toward = (stop, i), (i, int(scene[-1]) + 1), post, -raw
+    part = np.arange(*bad)[(sid[bad[0]:bad[1]] == sid[i]) & np.isfinite(x[bad[0]:bad[1]])]
+    rest = np.arange(*clean)[np.isfinite(x[clean[0]:clean[1]])]
+    if min(len(part), len(rest)) < EDGE_MIN_SAMPLES or (
+            _toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8 or (
+            _toward(x[rest], level, toward, spec) < 0.5 * abs(size)).mean() < 0.8:
+        return None
+    return (*bad, *clean, float(abs(size)))
 
 
 # A degradation switched on or off at a cut shows only its other end, inside the shot: a
@@ -727,7 +739,6 @@ def _edge_steps(points, pairs, x, sid, t, spec) -> list[tuple[int, int, int, int
 # steady all the way, while the better side stays at its level (a needle that begins with a
 # shot and ends halfway through it). Content moves native sharpness in pans and focus pulls,
 # but not abruptly from one steady level to another.
-CUT_STEP_MIN_SAMPLES = 3
 CUT_STEP_COLOUR = 1.5
 
 
@@ -753,25 +764,16 @@ def _cut_steps(points, pairs, edges, x, sid, t, spec,
     used = {k for i, j, _ in pairs for k in (i, j)}
     taken = [(a, b) for a, b, *_ in edges]
     out = []
-    for i, size, pre, post in points:
+    for point in points:
+        i, size = point[:2]
         if i in used or spec.direction == 0 or any(a <= i < b for a, b in taken):
             continue
         scene = np.flatnonzero(sid == sid[i])
         onset = size > 0  # worse after the step: degraded to the shot's end
-        raw = size * spec.direction
-        if onset:
-            bad, clean, level, toward = (i, int(scene[-1]) + 1), (int(scene[0]), i), pre, raw
-        else:
-            bad, clean, level, toward = (int(scene[0]), i), (i, int(scene[-1]) + 1), post, -raw
-        part = np.arange(*bad)[np.isfinite(x[bad[0]:bad[1]])]
-        rest = np.arange(*clean)[np.isfinite(x[clean[0]:clean[1]])]
-        if min(len(part), len(rest)) < CUT_STEP_MIN_SAMPLES or (
-                _toward(x[part], level, toward, spec) >= 0.5 * abs(size)).mean() < 0.8 or (
-                _toward(x[rest], level, toward, spec) < 0.5 * abs(size)).mean() < 0.8:
-            continue
-        if _colour_jump(samples, i):
-            continue
-        out.append((*bad, *clean, float(abs(size))))
+        step = _lone_step(point, onset, int(scene[-1]) + 1 if onset else int(scene[0]),
+                          x, sid, spec)
+        if step is not None and not _colour_jump(samples, i):
+            out.append(step)
     return out
 
 
@@ -998,7 +1000,7 @@ def detect_events(
     whole = _whole_video_events(samples, events, len(scenes))
     if not whole:
         events += _end_run_events(samples, scenes)
-    if whole:  # what the whole-video degradation explains elsewhere is its doing
+    else:  # what the whole-video degradation explains elsewhere is its doing
         # (its own type's stretches inside it are parts of it; another measure of its type
         # that also spans the video tells more of what it is: both stay)
         span = whole[0].end_s - whole[0].start_s
@@ -1171,12 +1173,12 @@ def _end_run_events(samples: dict[str, np.ndarray], scenes: list[Scene]) -> list
         if signal not in samples or (guard is not None and guard[0] not in samples):
             continue
         x = samples[signal].astype(np.float64)
+        n = len(scenes)
         for from_end in (False, True):
-            order = list(range(len(scenes)))[::-1] if from_end else list(range(len(scenes)))
             best = None
-            for k in range(END_RUN_MIN_SCENES, len(scenes)):
-                run = sorted(order[:k])
-                a, b = scenes[run[0]].start_s, scenes[run[-1]].end_s
+            for k in range(END_RUN_MIN_SCENES, n):  # the first (last) k shots
+                run = scenes[n - k:] if from_end else scenes[:k]
+                a, b = run[0].start_s, run[-1].end_s
                 inside = (t >= a) & (t < b)
                 if b - a < END_RUN_MIN_S or not np.isfinite(x[inside]).any():
                     continue
