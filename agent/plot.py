@@ -22,7 +22,7 @@ from agent.trace import TraceError  # noqa: E402
 from tools.model import EVENT_TYPES  # noqa: E402
 from tools.timeline import per_second  # noqa: E402
 
-_COLOURS = dict(zip(EVENT_TYPES, plt.get_cmap("tab10").colors, strict=False))
+_COLOURS = dict(zip(EVENT_TYPES, plt.get_cmap("tab20").colors, strict=False))
 _TOOL_COLOURS = {"overview": "#9e9e9e", "find_events": "#1f77b4", "measure_window": "#2ca02c",
                  "compare_windows": "#9467bd", "zoom_in": "#d62728", "search_frames": "#8c564b"}
 

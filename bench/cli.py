@@ -210,6 +210,26 @@ def index_cmd(
               f"{len(rows) - len(built)} cached", highlight=False)
 
 
+@app.command("calibrate")
+def calibrate_cmd(
+    corpus: Annotated[Path | None, typer.Option(
+        "--corpus", envvar="LVQ_CORPUS",
+        help="Real clean footage (../shared/corpus/fetch.sh DEST) [default ~/.cache/lvq-corpus]."
+    )] = None,
+    work: Annotated[Path, typer.Option(help="Loops and their indexes are kept here.")]
+    = Path("calibration-work"),
+    out_file: Annotated[Path | None, typer.Option(
+        "--out", help="Calibration file [default: tools/detectors/calibration.json].")] = None,
+) -> None:
+    """Set every detector threshold from the calibration part of the clean real corpus."""
+    from bench.calibrate import run
+
+    data = _guard(run, corpus, work, out_file, log=lambda m: err.print(m, highlight=False))
+    out.print(f"{len(data['thresholds'])} thresholds and {len(data['gates'])} gates from "
+              f"{len(data['clips'])} clips ({data['clean_minutes']} clean minutes)",
+              highlight=False)
+
+
 # ---------------------------------------------------------------- report / compare
 
 

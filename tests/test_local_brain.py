@@ -427,3 +427,28 @@ def test_grain_stands_for_the_named_over_sharpening_beside_a_glimpse_of_it(tmp_p
               ["JPEG compression artifacts", "No noticeable distortion", "Frame drops",
                "Over-sharpening (halo artifacts)"], tmp_path)
     assert ans.choice == "D"
+
+
+def test_the_brain_is_a_package_of_small_modules():
+    """agent/brains/local/: the planner, one module per question family, vocabulary as data;
+    no module over ~400 lines."""
+    from pathlib import Path
+
+    import agent.brains.local as pkg
+    from agent.brains import get_brain
+
+    assert isinstance(get_brain("local"), pkg.LocalBrain)
+    root = Path(pkg.__file__).parent
+    assert (root / "vocabulary.toml").is_file()
+    for module in root.glob("*.py"):
+        assert len(module.read_text().splitlines()) <= 400, module.name
+    assert set(pkg.HANDLERS) >= {"localization", "detection", "classification", "severity",
+                                 "comparison", "temporal_relation", "trend", "stability",
+                                 "dominant_factor", "overall", "not_understood"}
+
+
+def test_every_event_type_has_a_name_in_answers(tmp_path):
+    i = make_index(events=[Event("corruption", 50, 54, 0.9, 5.0, "smeared blocks")])
+    ans = ask(i, "What kind of distortion appears between 0:45 and 1:00?",
+              ["Noise", "Picture corruption", "Flicker"], tmp_path)
+    assert ans.choice == "B" and "corruption" in ans.answer

@@ -81,7 +81,7 @@ def test_segments_counted_from_options():
      ("oversaturated", "colour"), ("desaturated", "colour"), ("flicker", "flicker"),
      ("flashing", "flicker"), ("strobing", "flicker"), ("frame drop", "frame_drop"),
      ("skipped frames", "frame_drop"), ("choppy", "frame_drop"), ("stutter", "stutter"),
-     ("freeze", "stutter"), ("frozen", "stutter"), ("pause", "stutter"), ("jitter", "jitter"),
+     ("freeze", "freeze"), ("frozen", "freeze"), ("pause", "freeze"), ("jitter", "jitter"),
      ("shaky", "jitter"), ("camera shake", "jitter"), ("oversharpened", "sharpening"),
      ("halos", "sharpening")],
 )
@@ -170,3 +170,24 @@ def test_brightness_that_strobes_is_flicker_not_exposure():
     assert [m.type for m in distortions("Where is the brightness strobing?")] == ["flicker"]
     both = distortions("Is the video too bright, or is there flicker?")
     assert [m.type for m in both] == ["exposure", "flicker"]
+
+
+def test_public_names_stay_importable_from_agent_questions():
+    from agent import questions
+    from tools.model import EVENT_TYPES
+
+    for name in ("TYPE_NAMES", "LEVEL_WORDS", "GRADE_WORDS", "TREND_WORDS", "KINDS", "Window",
+                 "Option", "Question", "Mention", "letters", "durations", "numbers",
+                 "segment_count", "POINT_HALF_WIDTH_S", "mentions_generic"):
+        assert hasattr(questions, name), name
+    assert set(questions.TYPE_NAMES) == set(EVENT_TYPES)
+
+
+@pytest.mark.parametrize(("word", "etype"), [
+    ("frozen picture", "freeze"), ("stuck", "freeze"), ("still image", "freeze"),
+    ("glitch", "corruption"), ("corrupted", "corruption"), ("data moshing", "corruption"),
+    ("grey slices", "corruption"), ("interlaced", "interlace"), ("combing", "interlace"),
+    ("jagged lines on motion", "interlace"), ("smeared blocks", "corruption"),
+])
+def test_new_event_types_have_words(word, etype):
+    assert distortion_type(f"Is there any {word} here?") == etype

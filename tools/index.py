@@ -24,6 +24,11 @@ from tqdm import tqdm
 
 from tools import ANALYZER_VERSION, EVENTS_VERSION, SIGNALS_VERSION
 from tools.cache import atomic_dir, default_cache_dir, fingerprint, sweep_stale
+from tools.detectors import gates
+from tools.detectors.confirm import confirm
+from tools.detectors.corruption import corruption_events
+from tools.detectors.freeze import freeze_events
+from tools.detectors.interlace import interlace_events
 from tools.errors import IndexError_
 from tools.events import detect_events
 from tools.model import Event, Scene, VideoInfo
@@ -75,10 +80,25 @@ class VideoIndex:
 
 
 def _times_for(path: str, info: VideoInfo) -> np.ndarray:
+    """Presentation times of the frames, or a constant rate where the container's are not
+    usable (MPEG program streams can read as -1e14 s; unordered or non-finite times)."""
+    steady = np.arange(info.n_frames) / info.fps
     try:
-        return frame_times(open_reader(path, threads=1))
+        times = np.asarray(frame_times(open_reader(path, threads=1)), dtype=np.float64)
     except Exception:  # noqa: BLE001 - fall back to a constant frame rate
-        return np.arange(info.n_frames) / info.fps
+        return steady
+    if not _plausible_times(times, info):
+        return steady
+    return times
+
+
+def _plausible_times(times: np.ndarray, info: VideoInfo) -> bool:
+    """Finite, non-decreasing, starting near 0 and spanning about the stated duration."""
+    if len(times) == 0 or not np.isfinite(times).all() or np.any(np.diff(times) < 0):
+        return False
+    span = float(times[-1] - times[0])
+    return abs(float(times[0])) <= 2.0 and abs(span - info.duration_s) <= max(
+        2.0, 0.1 * info.duration_s)
 
 
 def _clip_embedder(clip: bool):
@@ -141,7 +161,9 @@ def measure(
         file=sys.stderr, dynamic_ncols=True, smoothing=0.1,
     )
     with bar:
-        for start, chunk in decode(info, plan, on_hi, on_mid if embedder else None):
+        damage: list[int] = []
+        for start, chunk in decode(info, plan, on_hi, on_mid if embedder else None,
+                                   decode_errors=damage):
             n = len(chunk)
             h, w = chunk.shape[1:3]
             gray = cv2.cvtColor(chunk.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).reshape(n, h, w)
@@ -174,6 +196,10 @@ def measure(
             else np.concatenate([times, times[-1] + step * np.arange(1, n_done - len(times) + 1)])
         )
     frames["t"] = times.astype(np.float64)
+    # Decoder errors per frame (where the decoder logged them: a damaged stream).
+    frames["decode_errors"] = np.bincount(
+        np.clip(np.asarray(damage, dtype=np.int64), 0, max(0, len(times) - 1)),
+        minlength=len(times)).astype(np.float32)[: len(times)]
     samples = _assemble_samples(spatial, colours, times)
     scenes, events = derive(info.fps, frames, samples, shots.cuts)
     clip_index = None
@@ -203,12 +229,35 @@ def derive(
     frames: dict[str, np.ndarray],
     samples: dict[str, np.ndarray],
     raw_cuts: list[int],
+    gated: bool = True,
 ) -> tuple[list[Scene], list[Event]]:
-    """Scenes and events from measured signals and the shot detector's raw cuts (no decoding)."""
+    """Scenes and events from measured signals and the shot detector's raw cuts (no decoding).
+
+    The detectors' raw events pass the calibrated limits of clean real footage (see
+    tools/detectors/confirm.py) and, unless `gated` is off (calibration itself), their
+    type's clean-footage severity gate; then they are cut to the video and de-duplicated.
+    """
     shots = ShotDetector(fps)
     shots.cuts = [int(c) for c in raw_cuts]
     scenes = shots.scenes(frames["t"], frames.get("corr"), frames.get("diff"))
-    return scenes, detect_events(frames, samples, scenes, fps)
+    events = detect_events(frames, samples, scenes, fps)
+    freezes = freeze_events(frames, fps)
+    events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
+    events += corruption_events(frames, fps) + interlace_events(samples, scenes)
+    if gated:
+        events = gates.gated(events)
+    t = frames.get("t", np.zeros(0))
+    duration = float(t[-1] + 1.0 / fps) if len(t) else None
+    events = gates.clipped(gates.deduplicated(events), duration)
+    return scenes, sorted(events, key=lambda e: (e.start_s, e.type))
+
+
+def _inside_any(e: Event, freezes: list[Event]) -> bool:
+    """A repeated-frames event lying mostly inside a frozen picture is that freeze."""
+    if e.type not in ("stutter", "frame_drop"):
+        return False
+    span = max(e.end_s - e.start_s, 1e-6)
+    return any(min(e.end_s, f.end_s) - max(e.start_s, f.start_s) >= 0.5 * span for f in freezes)
 
 
 def _assemble_samples(

@@ -17,6 +17,9 @@ EVENT_TYPES: tuple[str, ...] = (
     "frame_drop",
     "stutter",
     "jitter",
+    "freeze",
+    "corruption",
+    "interlace",
 )
 
 

@@ -33,6 +33,7 @@ SAMPLE_SIGNALS: tuple[str, ...] = (
     "saturation",
     "hue_x",
     "hue_y",
+    "comb",
 )
 
 # Immerkaer's 3x3 noise kernel [[1,-2,1],[-2,4,-2],[1,-2,1]] is this second difference in x and y.
@@ -206,13 +207,30 @@ def _percentiles(img: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     return out
 
 
+# Lab lightness (0..255 scale of 0..100) below which a pixel's colour is not judged: in the
+# near-black, chroma is sensor and coding noise (HSV saturation explodes there).
+LIT_FLOOR = 32
+# Lab chroma to the 0..255 saturation scale (chroma 48 = 192: the most vivid clean clip).
+CHROMA_SCALE = 4.0
+
+
 def colour(bgr_small: np.ndarray) -> tuple[float, float, float]:
-    """(mean saturation 0..255, hue vector x, hue vector y) weighted by saturation."""
-    hsv = cv2.cvtColor(bgr_small, cv2.COLOR_BGR2HSV_FULL)
-    h = hsv[..., 0].astype(np.float32) * (2 * np.pi / 256.0)
-    s = hsv[..., 1].astype(np.float32)
-    w = s / 255.0
-    return float(s.mean()), float((w * np.cos(h)).mean()), float((w * np.sin(h)).mean())
+    """(mean saturation 0..255, hue vector x, hue vector y) of the lit pixels.
+
+    Saturation is Lab chroma (perceptual: dark pixels carry little of it) x CHROMA_SCALE,
+    over pixels with lightness >= LIT_FLOOR; the hue vector is the Lab hue angle weighted by
+    that saturation / 255. A picture with almost nothing lit has no colour to judge: zeros.
+    """
+    lab = cv2.cvtColor(bgr_small, cv2.COLOR_BGR2Lab)
+    lit = lab[..., 0] >= LIT_FLOOR
+    if lit.mean() < 0.01:
+        return 0.0, 0.0, 0.0
+    a = lab[..., 1][lit].astype(np.float32) - 128.0
+    b = lab[..., 2][lit].astype(np.float32) - 128.0
+    sat = np.minimum(np.hypot(a, b) * CHROMA_SCALE, 255.0)
+    h = np.arctan2(b, a)
+    w = sat / 255.0
+    return float(sat.mean()), float((w * np.cos(h)).mean()), float((w * np.sin(h)).mean())
 
 
 def _lap_var(gray: np.ndarray) -> float:
@@ -249,6 +267,25 @@ def anisotropy(gray: np.ndarray) -> float:
     return max(abs(math.log(energy[0] / energy[1])), abs(math.log(energy[2] / energy[3])))
 
 
+# A row differing from both rows around it, the same way, by this many grey levels is a
+# comb tooth (the two fields of an interlaced frame show different moments).
+COMB_STEP = 12
+
+
+def combing(gray: np.ndarray) -> float:
+    """Share of pixels where a row juts out from both neighbouring rows in the same direction
+    while the rows two apart (the same field) agree, over 3 pixels of the row: the teeth
+    interlacing leaves along moving edges. Progressive pictures show it only on one-pixel
+    horizontal lines; grain makes isolated teeth, not runs of them."""
+    g = gray.astype(np.int16)
+    up, mid, down = g[:-2], g[1:-1], g[2:]
+    a, b = mid - up, mid - down
+    teeth = ((a > COMB_STEP) & (b > COMB_STEP)) | ((a < -COMB_STEP) & (b < -COMB_STEP))
+    teeth &= np.abs(up - down) < COMB_STEP
+    runs = teeth[:, 1:-1] & teeth[:, :-2] & teeth[:, 2:]
+    return float(np.count_nonzero(runs)) / max(1, runs.size)
+
+
 def spatial_signals(gray: np.ndarray) -> dict[str, float]:
     """Detail measurements of one native-resolution grey frame."""
     b8, grid = blockiness(gray)
@@ -261,6 +298,7 @@ def spatial_signals(gray: np.ndarray) -> dict[str, float]:
         "halo": halo(gray),
         "detail": detail_ratio(gray),
         "aniso": anisotropy(gray),
+        "comb": combing(gray),
     }
 
 

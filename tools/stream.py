@@ -49,6 +49,17 @@ def plan_for(
     return StreamPlan((lo_w, lo_h), hi_every, mid_size, mid_every)
 
 
+# What a decoder logs about a damaged stream (H.264/HEVC "error while decoding MB", MPEG-2
+# "ac-tex damaged", "concealing N errors", invalid data, corrupt slices...).
+_DAMAGE_WORDS = (b"error while decoding", b"concealing", b"damaged", b"corrupt", b"invalid data",
+                 b"decode_slice_header error", b"no frame!", b"missing picture", b"illegal")
+
+
+def _is_decode_error(line: bytes) -> bool:
+    low = line.lower()
+    return any(w in low for w in _DAMAGE_WORDS)
+
+
 def _read_exact(fh, size: int) -> bytes | None:
     buf = bytearray()
     while len(buf) < size:
@@ -81,9 +92,12 @@ def decode(
     on_hi: Callable[[int, np.ndarray], None],
     on_mid: Callable[[int, np.ndarray], None] | None = None,
     chunk: int = 32,
+    decode_errors: list[int] | None = None,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """Yield (first frame index, BGR chunk (N,h,w,3)) of every frame; native grey frames go to
-    `on_hi` and CLIP frames to `on_mid`, both called from reader threads."""
+    `on_hi` and CLIP frames to `on_mid`, both called from reader threads. Each error line the
+    decoder logs is appended to `decode_errors` as the number of frames delivered when it
+    came (a damaged stretch of the stream, placed to within a chunk or so)."""
     lw, lh = plan.lo_size
     graph = [f"[0:v]split={3 if plan.mid_size else 2}[a][b]{'[c]' if plan.mid_size else ''}"]
     graph.append(f"[a]scale={lw}:{lh}:flags=area,format=bgr24[lo]")
@@ -110,8 +124,16 @@ def decode(
         os.close(fd)
     errors: list[BaseException] = []
     stderr_lines: list[bytes] = []
+    delivered = [0]
+
+    def _log() -> None:
+        for line in proc.stderr:
+            stderr_lines.append(line)
+            if decode_errors is not None and _is_decode_error(line):
+                decode_errors.append(delivered[0])
+
     threads = [
-        threading.Thread(target=lambda: stderr_lines.extend(proc.stderr), daemon=True),
+        threading.Thread(target=_log, daemon=True),
         threading.Thread(
             target=_pump, args=(r_hi, (info.height, info.width), plan.hi_every, on_hi, errors),
             daemon=True,
@@ -143,6 +165,7 @@ def decode(
                 arr = np.frombuffer(raw[:whole], np.uint8).reshape(-1, lh, lw, 3)
                 yield done, arr
                 done += len(arr)
+                delivered[0] = done
                 if errors:
                     raise errors[0]
         proc.wait()

@@ -16,8 +16,10 @@ from typing import Any
 MERGE_GAP_S = 5.0  # pieces of one type closer than this are one event
 HANDOFF_GAP_S = 1.0  # a weaker, shorter event of another type this close to an edge spills over
 # Events shorter than this are "brief candidates": a scene's content can trip a detector for a
-# moment, a real degradation lasts. Temporal artifacts (a strobe, a freeze) can be short.
-BRIEF_S: dict[str, float] = {"flicker": 1.0, "frame_drop": 1.0, "stutter": 1.0}
+# moment, a real degradation lasts. Temporal artifacts (a strobe, a freeze) can be short, and
+# decoder damage often lasts only until the next keyframe.
+BRIEF_S: dict[str, float] = {"flicker": 1.0, "frame_drop": 1.0, "stutter": 1.0, "freeze": 1.0,
+                             "corruption": 0.5}
 BRIEF_DEFAULT_S = 3.0
 
 Ev = dict[str, Any]

@@ -1,0 +1,180 @@
+"""Small pieces every question family uses: events in words, option lookups, type weights."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agent.brains.local.evidence import type_hit
+from agent.questions import Option, Question, type_name
+from agent.timefmt import hms
+
+# Option texts that mean the whole video.
+WHOLE = re.compile(r"\b(throughout|entire|whole (?:video|clip)|all the time|from start to "
+                   r"finish|the whole time|everywhere|all (?:segments|parts))\b", re.I)
+
+Ev = dict[str, Any]
+
+
+def ev_line(e: Ev) -> str:
+    """One event in words: type, subtype, span, severity and two evidence numbers."""
+    sub = f" ({e['subtype']})" if e.get("subtype") else ""
+    ev = e.get("evidence") or {}
+    nums = ", ".join(f"{k} {v}" for k, v in list(ev.items())[:2] if k != "signal")
+    return (f"{type_name(e['type'])}{sub} from {hms(e['start_s'])} to "
+            f"{hms(e['end_s'])} (severity {e['severity']:.2f}" + (f"; {nums}" if nums else "")
+            + ")")
+
+
+def spans_text(evs: Sequence[Ev]) -> str:
+    """Up to four events as "type start-end (severity)"."""
+    return "; ".join(f"{e['type']} {hms(e['start_s'])}-{hms(e['end_s'])} (severity "
+                     f"{e['severity']:.2f})" for e in evs[:4])
+
+
+def timeline_text(evs: Sequence[Ev]) -> str:
+    """The events in time order, in words (up to eight)."""
+    if not evs:
+        return "No quality events were detected."
+    return f"{len(evs)} quality event(s), in order: " + "; ".join(ev_line(e) for e in evs[:8]) \
+        + ("." if len(evs) <= 8 else f"; and {len(evs) - 8} more.")
+
+
+def score_note(data: dict[str, Any], etype: str | None) -> str:
+    """The window's signal score for a type, in words (for "not detected" answers)."""
+    score = data.get("signal_score") if data else None
+    if etype and isinstance(score, int | float):
+        return (f" (its signal score is {score:.2f}, where 1 is as strong as a reportable event; "
+                "events are reported from severity 0.2)")
+    return ""
+
+
+def segments(evs: Sequence[Ev]) -> list[Ev]:
+    """Events as answer segments (start, end, label, severity)."""
+    return [{"start_s": e["start_s"], "end_s": e["end_s"],
+             "label": e["type"] + (f" ({e['subtype']})" if e.get("subtype") else ""),
+             "severity": float(e["severity"])} for e in evs]
+
+
+def where(q: Question, duration: float) -> str:
+    """The question's window in words."""
+    if q.window:
+        return f"between {hms(q.window.start_s)} and {hms(q.window.end_s)}"
+    return f"in the whole video (duration {hms(duration)})"
+
+
+def what(q: Question) -> str:
+    """The distortion the question names, in words."""
+    return type_name(q.type)
+
+
+def yes_no(q: Question, truth: bool) -> str | None:
+    """The yes (or no) option letter; None when the options are not yes/no."""
+    yes = [o for o in q.options if o.yes and not o.no]
+    no = [o for o in q.options if o.no or (o.none and not o.yes)]
+    pool = yes if truth else no
+    return pool[0].letter if pool else None
+
+
+def none_option(q: Question) -> str | None:
+    """The option that says nothing is wrong, if any."""
+    for o in q.options:
+        if o.none or (o.no and not o.types and not o.windows):
+            return o.letter
+    return None
+
+
+def by_type(q: Question, type_weights: dict[str, float],
+            subtypes: dict[str, str] | None = None) -> tuple[str | None, float]:
+    """The option naming the heaviest type (subtype as tie-break), and a confidence. An
+    option's words answer for every type they accept (a fallback type counts 0.8)."""
+    best, best_score = None, 0.0
+    for o in q.options:
+        if not o.types:
+            continue
+        score = 0.0
+        for m in o.types[:1]:
+            w = max((type_weights.get(t, 0.0) * type_hit(m, [t])
+                     for t in (*m.accepts, *m.fallback)), default=0.0)
+            if w > 0:
+                score = w * (1.0 + (0.5 if subtypes and m.subtype and
+                                   subtypes.get(m.type) == m.subtype else 0.0))
+                if subtypes and m.subtype and subtypes.get(m.type) not in ("", m.subtype):
+                    score *= 0.6
+        if score > best_score:
+            best, best_score = o.letter, score
+    total = sum(type_weights.values()) or 1.0
+    return best, min(0.95, 0.5 + best_score / total / 2) if best else 0.0
+
+
+def type_load(evs: Sequence[Ev]) -> dict[str, float]:
+    """Per type, its severity-weighted seconds."""
+    load: dict[str, float] = {}
+    for e in evs:
+        load[e["type"]] = load.get(e["type"], 0.0) + e["severity"] * max(
+            0.5, e["end_s"] - e["start_s"])
+    return load
+
+
+def subtypes(evs: Sequence[Ev]) -> dict[str, str]:
+    """The subtype of each type's worst event."""
+    out: dict[str, tuple[float, str]] = {}
+    for e in evs:
+        if e["severity"] > out.get(e["type"], (-1.0, ""))[0]:
+            out[e["type"]] = (e["severity"], e.get("subtype", ""))
+    return {t: s for t, (_, s) in out.items()}
+
+
+def nearest(options: Sequence[Option], value_of, target: float) -> str | None:
+    """The option whose value is nearest the target."""
+    best, dist = None, float("inf")
+    for o in options:
+        v = value_of(o)
+        if v is None:
+            continue
+        if abs(v - target) < dist:
+            best, dist = o.letter, abs(v - target)
+    return best
+
+
+def iou(a: tuple[float, float], spans: Sequence[tuple[float, float]]) -> float:
+    """Temporal IoU of one span against the union of others."""
+    merged: list[list[float]] = []
+    for s, e in sorted(spans):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    inter = sum(max(0.0, min(a[1], e) - max(a[0], s)) for s, e in merged)
+    union = (a[1] - a[0]) + sum(e - s for s, e in merged) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def option_span(o: Option, duration: float) -> tuple[float, float] | None:
+    """The time span an option names (the whole video for "throughout")."""
+    if o.windows:
+        return (o.windows[0].start_s, o.windows[0].end_s)
+    if WHOLE.search(o.text):
+        return (0.0, duration)
+    return None
+
+
+def option_windows(q: Question, duration: float) -> list[list[float]]:
+    """The options' spans as compare_windows arguments."""
+    spans = [option_span(o, duration) for o in q.options]
+    return [[round(s[0], 3), round(s[1], 3)] for s in spans if s and s[1] > s[0]]
+
+
+def worst_option(cmp: dict[str, Any] | None, opts: Sequence[tuple[Option, Any]]) -> str | None:
+    """The option whose window compare_windows ranked worst."""
+    if not cmp:
+        return None
+    wins = cmp.get("windows", [])
+    for i in cmp.get("worst_first", []):
+        span = (wins[i]["start_s"], wins[i]["end_s"])
+        choice = next((o.letter for o, sp in opts if sp and abs(sp[0] - span[0]) < 0.5
+                       and abs(sp[1] - span[1]) < 0.5), None)
+        if choice:
+            return choice
+    return None

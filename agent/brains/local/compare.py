@@ -1,0 +1,136 @@
+"""Which is worse: windows against each other, named types against each other, or "the X at
+A against the Y at B" (CQR comparison)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.brains.local.common import by_type, none_option, option_span, segments, what, yes_no
+from agent.brains.local.evidence import Evidence, in_window, window_args
+from agent.brains.local.explain import generic
+from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
+from agent.brains.stretches import split_lasting
+from agent.context import RunContext
+from agent.distortions import TYPE_NAMES
+from agent.questions import Mention, Question, Window
+from agent.timefmt import hms
+
+
+def typed_windows(q: Question) -> list[tuple[Mention, Window]]:
+    """Each window of the question with the distortion named just before it ("the blur from
+    1:00 to 1:15 ... the noise at 2:00-2:15"); empty unless two windows and types are named."""
+    if len(q.windows) < 2 or not q.types:
+        return []
+    pairs = []
+    for w in q.windows[:2]:
+        before = [m for m in q.types if m.pos < w.pos]
+        pairs.append((before[-1] if before else q.types[0], w))
+    return pairs
+
+
+def typed_args(m: Mention, w: Window, duration: float) -> dict[str, Any]:
+    """find_events arguments for one named type in one window."""
+    return {"type": m.type, **window_args(w, duration)}
+
+
+def claims_less(text: str) -> bool:
+    """Whether a comparison asks "is A milder/less than B" rather than "worse"."""
+    return bool(re.search(r"\b(less|better|milder|weaker|fewer|lighter)\b", text, re.I))
+
+
+def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The worst (or least) window or type, as the question sets them against each other."""
+    opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
+    if q.options and sum(bool(o.types) for o in q.options) >= 2 and not all(
+            sp for _, sp in opts):
+        return compare_types(q, ev)
+    pairs = typed_windows(q)
+    if pairs and sum(bool(sp) for _, sp in opts) < 2:
+        return compare_typed_windows(q, ev, ctx, pairs)
+    cmp = ev.get("compare_windows")
+    if not cmp:
+        return generic(q, ev, ctx)
+    wins = cmp.get("windows", [])
+    order = list(cmp.get("worst_first", []))
+    if q.least:
+        order = order[::-1]
+    pick = wins[order[0]] if order else None
+    choice = None
+    if pick:
+        span = (pick["start_s"], pick["end_s"])
+        choice = next((o.letter for o, sp in opts if sp and abs(sp[0] - span[0]) < 0.6
+                       and abs(sp[1] - span[1]) < 0.6), None)
+        if choice is None and len(q.windows) >= 2:  # yes/no about "A worse than B?"
+            first_worse = order[0] == 0 if not q.least else order[0] != 0
+            choice = yes_no(q, first_worse != claims_less(q.text))
+    name = what(q)
+    same = len(wins) >= 2 and all(
+        w["worst_severity"] == wins[0]["worst_severity"] and
+        abs(w["impairment"] - wins[0]["impairment"]) < 1e-3 for w in wins)
+    if same and all(w["worst_severity"] == 0 for w in wins):
+        text = (f"No {name} was detected in any of the compared windows; they do not "
+                "differ measurably.")
+        return {"answer": text, "choice": choice or none_option(q), "confidence": 0.3}
+    desc = "; ".join(
+        f"{hms(w['start_s'])}-{hms(w['end_s'])}: worst severity {w['worst_severity']:.2f}, "
+        f"quality {w['quality']:.0f}" for w in wins[:6])
+    label = "least" if q.least else "most"
+    text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
+            f"({desc}).") if pick else "No windows to compare."
+    segs = segments(pick.get("events", [])) if pick else []
+    return {"answer": text, "choice": choice, "segments": segs,
+            "confidence": 0.45 if same else 0.75}
+
+
+def compare_types(q: Question, ev: Evidence) -> dict[str, Any]:
+    """Options naming distortion types: the one whose lasting events are worst (or least)."""
+    lasting, brief = split_lasting(ev.all_events())
+    named = {o.types[0].type for o in q.options if o.types}
+    # The question says each named type is there: one seen only briefly (a degradation
+    # over whole shots shows only where it crosses a cut) is judged on that glimpse.
+    seen = {e["type"] for e in lasting}
+    pool = (lasting + [e for e in brief if e["type"] in named - seen]) or ev.all_events()
+    load = type_grade(pool)
+    if q.least:
+        inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in named}
+        choice, conf = by_type(q, inv)
+    else:
+        choice, conf = by_type(q, load)
+    top = max(load, key=load.get) if load else None
+    tops = [e for e in pool if e["type"] == top]
+    worst = max((e["severity"] for e in tops), default=0.0)
+    text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
+            + f" ({level_word(worst, events_level(tops))}, severity {worst:.2f})."
+            if top else "No distortion was detected, so none is more severe.")
+    return {"answer": text, "choice": choice, "confidence": conf,
+            "segments": segments([e for e in lasting if e["type"] == top])}
+
+
+def compare_typed_windows(q: Question, ev: Evidence, ctx: RunContext,
+                          pairs: list[tuple[Mention, Window]]) -> dict[str, Any]:
+    """"Is the X at A more severe than the Y at B?": each window for its own type."""
+    found = []
+    for m, w in pairs[:2]:
+        data = ev.get("find_events", typed_args(m, w, ctx.duration_s))
+        lasting, brief = split_lasting(ev.relabelled((data or {}).get("events") or []))
+        evs = [e for e in lasting if in_window(e, w)] or [  # named there: a glimpse counts
+            e for e in brief if in_window(e, w)] or [
+            e for e in ev.all_events() if e["type"] == m.type and in_window(e, w)]
+        worst = max((e["severity"] for e in evs), default=0.0)
+        score = float((data or {}).get("signal_score") or 0.0)
+        # No event: a signal clearly outside the clean range still has a level.
+        level = events_level(evs) if evs else probed_level(m.type, data)
+        found.append((worst, score, m, w, evs, level))
+    (sa, ca, *_, ea, la), (sb, cb, *_, eb, lb) = found
+    # Level first (a probed one counts), then severity, then the signal score.
+    first_worse = (la, sa, ca) > (lb, sb, cb)
+    choice = yes_no(q, first_worse != claims_less(q.text))
+    text = "; ".join(f"{TYPE_NAMES.get(m.type, m.type)} {hms(w.start_s)}-{hms(w.end_s)}: "
+                     f"worst severity {s:.2f} (signal score {c:.2f})"
+                     for s, c, m, w, _, _ in found)
+    worse = found[0] if first_worse else found[1]
+    text = (f"The {TYPE_NAMES.get(worse[2].type, worse[2].type)} is the more severe: "
+            f"{text}.")
+    return {"answer": text, "choice": choice, "segments": segments(ea + eb),
+            "confidence": 0.6 if sa != sb else 0.4}

@@ -1,0 +1,123 @@
+"""How quality runs over the whole video: trend, stability and the overall grade (GQU)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.brains.local.common import nearest, segments, yes_no
+from agent.brains.local.evidence import Evidence
+from agent.brains.local.levels import grade
+from agent.brains.stretches import (
+    Stretch,
+    lasting_pieces,
+    pattern,
+    profile,
+    stretches,
+    total_s,
+)
+from agent.context import RunContext
+from agent.questions import Question
+
+_STABILITY_CLAIMS: tuple[tuple[str, str], ...] = (
+    ("drifting", r"\b(gradual\w*|one direction|progressive\w*|drift\w*|steadily)\b"),
+    ("occasional", r"\b(mostly|isolated|one or two|occasional\w*|a few|rare\w*|brief)\b"),
+    ("fluctuating", r"\b(fluctuat\w*|repeated\w*|up and down|alternat\w*|unstable|"
+                    r"inconsisten\w*|vary|varies)\b"),
+    ("stable", r"\b(stable|consistent|constant|unchanged|steady|no (?:noticeable )?change)\b"),
+)
+_PATTERN_WORDS = {"stable": "stable", "occasional": "mostly stable with isolated drops",
+                  "fluctuating": "fluctuating", "degrading": "changing gradually (worse)",
+                  "improving": "changing gradually (better)"}
+
+
+def course(ev: Evidence, ctx: RunContext) -> tuple[str, list[float], list[Stretch]]:
+    """The video's quality pattern, its impairment profile and its degraded stretches."""
+    evs = ev.all_events()
+    found = stretches(evs)
+    n = 6 if ctx.duration_s >= 120 else 4
+    pieces = lasting_pieces(evs)
+    prof = profile(pieces, 0.0, ctx.duration_s, n)
+    return pattern(found, prof, ctx.duration_s, pieces), prof, found
+
+
+def claimed_trend(text: str) -> str | None:
+    """The trend a yes/no question asks about ("does it get worse?": degrading)."""
+    low = text.lower()
+    if re.search(r"\b(worse|degrad\w*|deteriorat\w*|declin\w*|decreas\w* in quality)\b", low):
+        return "degrading"
+    if re.search(r"\b(better|improv\w*)\b", low):
+        return "improving"
+    if re.search(r"\b(stable|constant|consistent|same|steady)\b", low):
+        return "stable"
+    if re.search(r"\b(fluctuat\w*|vary|varies)\b", low):
+        return "fluctuating"
+    return None
+
+
+def stability_claim(text: str) -> str | None:
+    """What a stability option claims: stable | occasional | fluctuating | drifting."""
+    low = text.lower()
+    return next((k for k, pat in _STABILITY_CLAIMS if re.search(pat, low)), None)
+
+
+def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Does quality get worse (better) over time, or hold?"""
+    kind, prof, found = course(ev, ctx)
+    measured = "stable" if kind == "occasional" else kind
+    choice = None
+    if q.options:
+        claimed = claimed_trend(q.text)
+        if claimed and any(o.yes or o.no for o in q.options):
+            choice = yes_no(q, claimed == measured)
+        else:
+            choice = next((o.letter for o in q.options if o.trend == measured), None)
+    text = (f"The quality is {measured} over the video: impairment by part "
+            + ", ".join(f"{p:.2f}" for p in prof) + f" (0 clean .. 1 severe, in order); "
+            f"{len(found)} degraded stretch(es).")
+    return {"answer": text, "choice": choice, "confidence": 0.6,
+            "segments": segments([s.to_event() for s in found])}
+
+
+def stability(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Is the viewing quality stable, occasionally hit, fluctuating or drifting?"""
+    kind, prof, found = course(ev, ctx)
+    choice = None
+    if q.options:
+        if any(o.yes or o.no for o in q.options) and not any(
+                stability_claim(o.text) for o in q.options if not (o.yes or o.no)):
+            asks_unstable = bool(re.search(r"\b(unstable|instabil|fluctuat|vary|varies|"
+                                           r"inconsisten|change)", q.text, re.I))
+            stable = kind == "stable"
+            choice = yes_no(q, (not stable) if asks_unstable else stable)
+        else:
+            want = "drifting" if kind in ("degrading", "improving") else kind
+            choice = next((o.letter for o in q.options if stability_claim(o.text) == want),
+                          None)
+    text = (f"The viewing quality is {_PATTERN_WORDS[kind]}: {len(found)} degraded "
+            f"stretch(es) covering {total_s(found):.0f} s of {ctx.duration_s:.0f} s; "
+            "impairment by part " + ", ".join(f"{p:.2f}" for p in prof) + ".")
+    return {"answer": text, "choice": choice, "confidence": 0.55,
+            "segments": segments([s.to_event() for s in found])}
+
+
+def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The overall grade, from the level-weighted share of the viewing impaired."""
+    found = stretches(ev.all_events())
+    g, detail = grade(found, ctx.duration_s)
+    choice = None
+    if q.options:
+        if any(o.yes or o.no for o in q.options) and not any(
+                o.grade is not None for o in q.options):
+            clean_claim = bool(re.search(r"\b(free of|clean|without|no (?:visible |"
+                                         r"noticeable )?(?:quality )?(?:problems?|issues?|"
+                                         r"distortions?))\b", q.text, re.I))
+            choice = yes_no(q, (not found) if clean_claim else bool(found))
+        elif any(o.grade is not None for o in q.options):
+            choice = nearest(q.options, lambda o: o.grade, g)
+        elif any(o.level is not None for o in q.options):
+            choice = nearest(q.options, lambda o: o.level, max(0.0, 5.0 - g) * 0.75)
+    names = ["", "bad", "poor", "fair", "good", "excellent"]
+    text = f"Overall quality is {names[int(round(min(max(g, 1), 5)))]}: {detail}."
+    return {"answer": text, "choice": choice, "confidence": 0.5,
+            "segments": segments([s.to_event() for s in found])}

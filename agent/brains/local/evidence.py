@@ -1,0 +1,195 @@
+"""The tool results of a run, and the events that answer for the type a question names.
+
+A question's words may accept more than one event type: "macroblocking" is what both the
+codec and decoder damage look like (`also`), a question about a frozen picture takes stutter
+events when the index has no freeze (`fallback`), and over-sharpening is measured by the
+noise detectors (READ_AS). Events of such a stand-in type are relabelled as the named type,
+with "measured as <type>" as their subtype.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from agent.brains.stretches import brief_limit
+from agent.questions import Mention, Question, Window
+from agent.trace import text_of
+from agent.vocabulary import vocabulary
+
+VOCAB = vocabulary()
+
+# An event is "in" a window when it fills at least this share of the window, or has at least
+# this share of itself inside: an event that only runs over the window's edge is not in it.
+IN_WINDOW_SHARE = 0.3
+IN_EVENT_SHARE = 1 / 3
+# What one degradation is measured as by another type's detector: over-sharpening
+# multiplies the grain already in the picture, so the noise detectors read it (9 of the 12
+# sharpening needles of four NDQA dev sets; the sharpening detectors found none of them).
+READ_AS: dict[str, tuple[str, ...]] = {"sharpening": ("noise",)}
+MEASURED = "measured as "
+
+
+class Evidence:
+    """The tool results of a run so far, by tool, with lookups the answers need."""
+
+    def __init__(self, messages: Sequence[BaseMessage]) -> None:
+        args_by_id: dict[str, tuple[str, dict]] = {}
+        for m in messages:
+            if isinstance(m, AIMessage):
+                for c in m.tool_calls or []:
+                    args_by_id[c.get("id") or ""] = (c["name"], dict(c.get("args") or {}))
+        self.calls: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = []
+        for m in messages:
+            if isinstance(m, ToolMessage):
+                name, args = args_by_id.get(m.tool_call_id, (m.name or "", {}))
+                data = None
+                if getattr(m, "status", "success") != "error":
+                    try:
+                        data = json.loads(text_of(m.content))
+                    except ValueError:
+                        data = None
+                self.calls.append((name, args, data))
+        # Types whose events stand for another type the question names (see read_as).
+        self.relabel: dict[str, str] = {}
+
+    def done(self, name: str, args: dict[str, Any]) -> bool:
+        """Whether this call was made already (succeeded or failed)."""
+        return any(n == name and a == args for n, a, _ in self.calls)
+
+    def get(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        for n, a, d in self.calls:
+            if n == name and (args is None or a == args) and d is not None:
+                return d
+        return None
+
+    @property
+    def overview(self) -> dict[str, Any]:
+        return self.get("overview") or {}
+
+    def raw_events(self) -> list[dict[str, Any]]:
+        """Every event seen (overview and find_events), deduplicated, as the index has them."""
+        seen: dict[tuple, dict[str, Any]] = {}
+        for n, _, d in self.calls:
+            if d and n in ("overview", "find_events"):
+                for e in d.get("events", []):
+                    seen.setdefault((e["type"], e["start_s"], e["end_s"]), e)
+        return sorted(seen.values(), key=lambda e: (e["start_s"], e["type"]))
+
+    def all_events(self) -> list[dict[str, Any]]:
+        """Every event seen, deduplicated, by start time (stand-in types relabelled)."""
+        return sorted(self.relabelled(self.raw_events()), key=lambda e: (e["start_s"], e["type"]))
+
+    def relabelled(self, evs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events, those of a relabelled type under the type they stand for."""
+        return [{**e, "type": self.relabel[e["type"]],
+                 "subtype": f"{MEASURED}{e['type']}"} if e["type"] in self.relabel else e
+                for e in evs]
+
+
+def named_mentions(q: Question) -> list[Mention]:
+    """Every distortion the question or its options name."""
+    return [*q.types, *(m for o in q.options for m in o.types)]
+
+
+def read_as(q: Question, evs: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """{measured type: named type}: events of a type nothing names that answer for a named
+    one: what it is measured as (READ_AS), what its words also accept, and, when it has no
+    event of its own, its fallback types."""
+    mentions = named_mentions(q)
+    named = {m.type for m in mentions}
+    have = {e["type"] for e in evs}
+    out = {other: t for t in sorted(named) for other in READ_AS.get(t, ())
+           if other in have and other not in named}
+    for m in mentions:
+        stand_ins = list(m.also) + ([] if set(m.accepts) & have else list(m.fallback))
+        for other in stand_ins:
+            if other in have and other not in named:
+                out.setdefault(other, m.type)
+    return out
+
+
+def touching(evs: Sequence[dict[str, Any]], start_s: float, end_s: float) -> list[dict[str, Any]]:
+    """The events that overlap [start_s, end_s) at all."""
+    return [e for e in evs if e["end_s"] > start_s and e["start_s"] < end_s]
+
+
+def in_window(e: dict[str, Any], w: Window) -> bool:
+    """Whether an event is in a window: long enough there, and filling a fair share of the
+    window or with a fair share of itself inside (not only running over its edge)."""
+    inside = min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s)
+    length = max(e["end_s"] - e["start_s"], 1e-6)
+    if inside < min(brief_limit(e["type"]), 0.5 * length):
+        return False
+    return inside >= IN_WINDOW_SHARE * (w.end_s - w.start_s) or inside >= IN_EVENT_SHARE * length
+
+
+def window_args(w: Any, duration: float, always: bool = False) -> dict[str, float]:
+    """start_s/end_s tool arguments of a window (the whole video when `always` and none)."""
+    if w is None:
+        return {"start_s": 0.0, "end_s": round(duration, 3)} if always else {}
+    return {"start_s": round(w.start_s, 3), "end_s": round(w.end_s, 3)}
+
+
+# Words that name a colour cast specifically (not colour problems in general), in the
+# languages of the vocabulary.
+_HUE_WORDS = re.compile(r"\b(hue|cast|tint|tinted)\b|farbstich|farbton|teinte|dominante|matiz|"
+                        r"偏色|色偏|色调|色相", re.I)
+
+
+def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
+    """Whether an event can be what a mention names: the two colour detectors measure
+    different things (a cast turns the hue, saturation makes colours vivid or faded), so a
+    question about one is not answered by the other; other types stay whole (one needle
+    often shows on several of their detectors)."""
+    if m.type != "colour" or e.get("type") != "colour" or not e.get("subtype"):
+        return True
+    if m.subtype == "saturation":
+        return "saturation" in e["subtype"]
+    if _HUE_WORDS.search(m.text):
+        return e["subtype"] == "hue shift"
+    return True
+
+
+def found(q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]:
+    """Events of the question's type (and of the types standing for it) in its window, and
+    the find_events result."""
+    args = {"type": q.type or "any", **window_args(q.window, duration)}
+    data = ev.get("find_events", args) or ev.get("find_events") or {}
+    evs = data.get("events")
+    if evs is None:
+        evs = [e for e in ev.all_events() if not q.type or e["type"] == q.type]
+    evs = ev.relabelled(evs)
+    if q.type in ev.relabel.values():
+        own = any(e["type"] == q.type for e in evs)
+        also = {f"{MEASURED}{t}" for t in q.types[0].also}
+        lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
+        evs += [e for e in touching(ev.all_events(), lo, hi) if e["type"] == q.type
+                and str(e.get("subtype", "")).startswith(MEASURED)
+                and (not own or e["subtype"] in also)]
+    if q.types:
+        evs = [e for e in evs if fits_subtype(q.types[0], e)]
+    return list(evs), data
+
+
+def type_hit(m: Mention, types: Iterable[str]) -> float:
+    """How well a set of measured types answers a mention: 1 for a type it accepts, 0.8 for
+    one of its fallbacks only, else 0."""
+    present = set(types)
+    if present & set(m.accepts):
+        return 1.0
+    return 0.8 if present & set(m.fallback) else 0.0
+
+
+def same_defect_types(mentions: Sequence[Mention]) -> list[str]:
+    """The type of each mention, a fallback name of an earlier mention's type given as that
+    type ("Stutter (freezes)": stutter, stutter; one distortion, not two)."""
+    out: list[str] = []
+    for m in mentions:
+        out.append(next((t for t in out if m.type in {t, *VOCAB.fallback(t)} or
+                         t in m.fallback), m.type))
+    return out

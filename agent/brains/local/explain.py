@@ -1,0 +1,143 @@
+"""Open answers, options matched claim by claim, and honest replies to questions the planner
+cannot read: out of scope, or not understood (then the strongest measured evidence)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.brains.local.common import (
+    ev_line,
+    score_note,
+    segments,
+    timeline_text,
+    type_load,
+    what,
+    where,
+)
+from agent.brains.local.course import course
+from agent.brains.local.evidence import Evidence, found, touching, type_hit
+from agent.brains.local.levels import events_level, grade, level_word, stretch_level
+from agent.brains.stretches import stretch_types, stretches
+from agent.context import RunContext
+from agent.distortions import TYPE_NAMES, why
+from agent.language import language_name
+from agent.questions import Question
+from agent.timefmt import hms
+from agent.vocabulary import vocabulary
+
+STRONGEST = 3  # stretches reported when the question was not understood
+
+
+def out_of_scope_text() -> str:
+    """What the planner can measure, and that this question is about something else."""
+    names = ", ".join(TYPE_NAMES.values())
+    return (f"I can only measure picture quality ({names}); this question asks about "
+            "something I cannot measure, so I cannot answer it from the video's measurements.")
+
+
+def strongest_text(evs: list[dict[str, Any]], span: str) -> tuple[str, list[dict[str, Any]]]:
+    """The strongest degraded stretches in words (worst level, then longest), and them."""
+    found_ = stretches(evs) or []
+    top = sorted(found_, key=lambda s: (stretch_level(s), s.severity, s.duration_s),
+                 reverse=True)[:STRONGEST]
+    top = sorted(top, key=lambda s: s.start_s)
+    if not top:
+        return f"no quality event was detected {span}.", []
+    return (f"{len(found_)} degraded stretch(es) {span}; the strongest: "
+            + "; ".join(ev_line(s.to_event()) for s in top) + ".", [s.to_event() for s in top])
+
+
+def not_understood(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Say plainly that the question was not understood, then report the strongest evidence."""
+    if q.language in vocabulary().supported:
+        why_not = ("none of its words names a picture-quality property or a question I know "
+                   "(I know blur, noise, compression, exposure, colour, flicker, frame drops, "
+                   "stutter, freezes, shake, corruption and interlacing, and when, whether, "
+                   "which, how severe, compared, over time, in what order)")
+    else:
+        langs = ", ".join(language_name(c) for c in vocabulary().supported)
+        why_not = f"it seems to be written in {language_name(q.language)}; I read {langs}"
+    evs = ev.all_events()
+    span = where(q, ctx.duration_s)
+    if q.window:
+        evs = touching(evs, q.window.start_s, q.window.end_s)
+    text, top = strongest_text(evs, span)
+    return {"answer": f"I did not understand the question: {why_not}. Measured anyway, "
+                      f"the video shows {text}", "choice": None, "segments": segments(top),
+            "confidence": 0.1}
+
+
+def unknown_note(q: Question) -> str:
+    """A note naming the question's words that are no known quality term."""
+    terms = ", ".join(f"'{w}'" for w in q.unknown)
+    return (f"I do not know {terms} as a picture-quality term, so I did not guess a "
+            "distortion type: this answer comes from the strongest measured evidence. ")
+
+
+def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Explain the degradations found: what, when, how bad, and why they hurt."""
+    evs, data = found(q, ev, ctx.duration_s)
+    if not evs and not q.type:
+        evs = ev.all_events()
+    span = where(q, ctx.duration_s)
+    if not evs:
+        text = (f"No {what(q)} was detected {span}{score_note(data, q.type)}: the "
+                "measurements stay at the video's own baseline, so the picture quality "
+                "there is not degraded by it.")
+        return {"answer": text, "choice": None, "confidence": 0.5}
+    load = type_load(evs)
+    parts = []
+    for t in sorted(load, key=load.get, reverse=True)[:3]:
+        these = [e for e in evs if e["type"] == t]
+        worst = max(e["severity"] for e in these)
+        word = level_word(worst, events_level(these))
+        parts.append(
+            f"{TYPE_NAMES.get(t, t).capitalize()} ({word}, worst severity "
+            f"{worst:.2f}) appears " + "; ".join(
+                f"from {hms(e['start_s'])} to {hms(e['end_s'])}" for e in these[:4])
+            + f". It hurts the perceived quality because {why(t)}."
+        )
+    total = sum(e["end_s"] - e["start_s"] for e in evs)
+    parts.append(f"In all, {len(evs)} degraded span(s) cover {total:.1f} s of "
+                 f"{hms(ctx.duration_s)}; the rest of the video stays at its baseline.")
+    zoom = ev.get("zoom_in")
+    if zoom:
+        parts.append(f"A close look measured: {zoom.get('summary', '')}.")
+    return {"answer": " ".join(parts), "choice": None, "segments": segments(evs),
+            "confidence": 0.6}
+
+
+def generic(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Match each option's claims (types, times, trend, level, yes/no) to the facts."""
+    evs = ev.all_events()
+    if q.window:
+        evs = touching(evs, q.window.start_s, q.window.end_s)
+    found_ = stretches(evs)
+    kind, _, _ = course(ev, ctx)
+    trend = "stable" if kind == "occasional" else kind
+    g, _ = grade(found_, ctx.duration_s)
+    types = set(stretch_types(found_))
+    worst = max((stretch_level(s) for s in found_), default=0.0)
+    best, best_score = None, -1e9
+    for o in q.options:
+        s = 0.0
+        for m in o.types:
+            s += 1.0 if type_hit(m, types) else -1.0
+        for w in o.windows:
+            hit = any(x.end_s > w.start_s and x.start_s < w.end_s for x in found_)
+            s += 0.7 if hit else -0.7
+        if o.trend:
+            s += 1.0 if o.trend == trend else -0.5
+        if o.level is not None:
+            s += 1.0 - min(abs(o.level - worst), 2.0)
+        if o.grade is not None:
+            s += 1.0 - min(abs(o.grade - g), 2.0) / 1.5
+        if o.none or (o.no and not o.types):
+            s += 1.5 if not found_ else -1.5
+        elif o.yes:
+            s += 0.8 if found_ else -0.8
+        if s > best_score:
+            best, best_score = o.letter, s
+    summary = timeline_text([x.to_event() for x in found_])
+    return {"answer": summary, "choice": best if q.options else None,
+            "segments": segments([x.to_event() for x in found_]), "confidence": 0.35}

@@ -1,0 +1,75 @@
+"""Which distortion it is: classification of a window, and the dominant factor of a video."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from agent.brains.local.common import (
+    by_type,
+    ev_line,
+    none_option,
+    segments,
+    subtypes,
+    type_load,
+    where,
+)
+from agent.brains.local.evidence import Evidence, found, touching
+from agent.brains.local.totals import aggregate, type_sets
+from agent.brains.stretches import stretch_types, stretches
+from agent.context import RunContext
+from agent.distortions import TYPE_NAMES
+from agent.questions import Question
+
+
+def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The type of the distortion in the window (or the video), named as the options do."""
+    if type_sets(q):
+        return aggregate(q, ev, ctx)
+    evs, _ = found(replace(q, types=[]), ev, ctx.duration_s)
+    if not q.window:  # the whole video: what a viewer would name, not passing spikes
+        evs = [s.primary for s in stretches(evs)] or evs
+    load = type_load(evs)
+    span = where(q, ctx.duration_s)
+    if not evs:
+        choice = none_option(q)
+        conf = 0.6
+        if choice is None and q.options:
+            scores = (ev.get("measure_window") or {}).get("type_scores") or {}
+            choice, _ = by_type(q, {k: v for k, v in scores.items() if v > 0})
+            conf = 0.25
+        return {"answer": f"No quality distortion was detected {span}.", "choice": choice,
+                "confidence": conf}
+    top = max(load, key=load.get)
+    subs = subtypes(evs)
+    choice, conf = by_type(q, load, subs)
+    main = [e for e in evs if e["type"] == top]
+    text = (f"The distortion {span} is {TYPE_NAMES.get(top, top)}"
+            + (f" ({subs[top]})" if subs.get(top) else "") + ": "
+            + "; ".join(ev_line(e) for e in main[:3]) + ".")
+    others = sorted(set(load) - {top})
+    if others:
+        text += " Also present: " + ", ".join(TYPE_NAMES.get(t, t) for t in others) + "."
+    return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
+
+
+def dominant_factor(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The type with the largest severity-weighted time over the degraded stretches."""
+    evs = ev.all_events()
+    if q.window:
+        evs = touching(evs, q.window.start_s, q.window.end_s)
+    found_ = stretches(evs)
+    load = stretch_types(found_)
+    if not load:
+        return {"answer": "No distortion was detected, so no factor dominates: the quality "
+                          "is stable at the video's baseline.",
+                "choice": none_option(q), "confidence": 0.5}
+    top = max(load, key=load.get)
+    mains = [s.primary for s in found_]
+    choice, conf = by_type(q, load, subtypes(mains))
+    share = load[top] / sum(load.values())
+    text = (f"The dominant factor is {TYPE_NAMES.get(top, top)} ({share:.0%} of the "
+            f"severity-weighted time of all degraded stretches): "
+            + "; ".join(ev_line(e) for e in mains if e["type"] == top)[:600] + ".")
+    return {"answer": text, "choice": choice, "confidence": conf,
+            "segments": segments([e for e in mains if e["type"] == top])}

@@ -1,0 +1,111 @@
+"""Where a distortion is, and whether it is there at all (LQU localisation and detection)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent.brains.local.common import (
+    by_type,
+    ev_line,
+    iou,
+    none_option,
+    option_span,
+    score_note,
+    segments,
+    spans_text,
+    subtypes,
+    type_load,
+    what,
+    where,
+    worst_option,
+    yes_no,
+)
+from agent.brains.local.evidence import MEASURED, Evidence, found, in_window
+from agent.brains.local.levels import probed_level
+from agent.brains.stretches import split_lasting
+from agent.context import RunContext
+from agent.questions import Question, type_name
+from agent.timefmt import hms
+
+# "When" answers keep events at least this fraction of the worst one's severity.
+WEAK_FRACTION = 0.5
+
+
+def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The clear spans of the named distortion (weaker and brief ones named apart)."""
+    evs_all, data = found(q, ev, ctx.duration_s)
+    groups, brief = split_lasting(evs_all)
+    top = max((g["severity"] for g in groups), default=0.0)
+    evs = [g for g in groups if g["severity"] >= WEAK_FRACTION * top]  # the clear ones
+    weak = [g for g in groups if g not in evs] + brief
+    name = what(q)
+    choice, conf = None, 0.8 if evs else 0.6
+    opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
+    spans = [(e["start_s"], e["end_s"]) for e in evs]
+    if q.options:
+        if evs:
+            scored = [(iou(sp, spans), o.letter) for o, sp in opts if sp]
+            if scored and max(scored)[0] > 0:
+                best, choice = max(scored)
+                conf = min(0.95, 0.4 + best)
+        else:
+            choice = none_option(q)
+        if choice is None:
+            choice = worst_option(ev.get("compare_windows"), opts)
+            conf = 0.3
+    if evs:
+        text = f"{name.capitalize()} occurs " + "; ".join(
+            f"from {hms(e['start_s'])} to {hms(e['end_s'])} ({_which(q, e)}severity "
+            f"{e['severity']:.2f})" for e in evs[:8]) + "."
+        if len(evs) > 8:
+            text += f" ({len(evs)} spans in all.)"
+        if weak:
+            text += " Weaker or brief candidates: " + spans_text(weak) + "."
+    else:
+        text = (f"No {name} was detected {where(q, ctx.duration_s)}"
+                f"{score_note(data, q.type)}.")
+        if brief:
+            text += (" Only brief candidates (too short to be a lasting degradation): "
+                     + spans_text(brief) + ".")
+    return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
+
+
+def _which(q: Question, e: dict[str, Any]) -> str:
+    """What an event is, when the question did not name it (or it stands in for the named
+    type): "blur, " / "measured as stutter, "."""
+    if not q.type:
+        return f"{type_name(e['type'])}, "
+    sub = str(e.get("subtype") or "")
+    return f"{sub}, " if sub.startswith(MEASURED) else ""
+
+
+def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Whether the named distortion is there (in the window, at the instant)."""
+    evs_all, data = found(q, ev, ctx.duration_s)
+    evs, brief = split_lasting(evs_all)
+    if q.window and q.window.point:  # an instant: the event must cover it (with a margin)
+        mid = 0.5 * (q.window.start_s + q.window.end_s)
+        evs = [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
+    elif q.window:  # a window: the event must be in it, not only run over its edge
+        evs = [e for e in evs if in_window(e, q.window)]
+    probed = not evs and q.window is not None and probed_level(q.type, data) > 0
+    present = bool(evs) or probed
+    name, span = what(q), where(q, ctx.duration_s)
+    choice = yes_no(q, present)
+    if choice is None and q.options:
+        if present:
+            choice, _ = by_type(q, type_load(evs), subtypes(evs))
+        else:
+            choice = none_option(q)
+    if probed:
+        text = (f"Yes: {name} is present {span}, below the event threshold: its signal "
+                f"score there is {data.get('signal_score', 0):.2f}, far above what clean "
+                "windows reach.")
+    elif present:
+        text = f"Yes: {name} is present {span}: " + "; ".join(ev_line(e) for e in evs[:5])
+    else:
+        text = f"No: no {name} was detected {span}{score_note(data, q.type)}."
+        if brief:
+            text += " Only brief candidates: " + spans_text(brief) + "."
+    return {"answer": text, "choice": choice, "segments": segments(evs),
+            "confidence": 0.8 if present else 0.5 if brief else 0.7}

@@ -1,0 +1,123 @@
+"""In what order distortions come, and how they are spread (CQR temporal relation)."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from agent.brains.local.common import segments, timeline_text, yes_no
+from agent.brains.local.evidence import Evidence, same_defect_types
+from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
+from agent.brains.stretches import Stretch, Timeline
+from agent.context import RunContext
+from agent.questions import Mention, Question
+
+
+def missing_types(q: Question, evs: Sequence[dict[str, Any]]) -> list[str]:
+    """The (up to two) distortion types a question names that no event shows."""
+    named = list(dict.fromkeys(same_defect_types(q.types)))[:2]
+    found = {e["type"] for e in evs}
+    return [t for t in named if t not in found] if len(named) == 2 else []
+
+
+def probe_args(etype: str, q: Question, duration: float) -> dict[str, Any]:
+    """compare_windows over PROBE_WINDOWS equal parts of the question's window, one type."""
+    a, b = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
+    wins = [[round(a + (b - a) * i / PROBE_WINDOWS, 3), round(a + (b - a) * (i + 1) /
+             PROBE_WINDOWS, 3)] for i in range(PROBE_WINDOWS)]
+    return {"windows": wins, "type": etype}
+
+
+def probed_span(data: dict[str, Any] | None, etype: str) -> tuple[float, float] | None:
+    """The window where an undetected type shows most, if it stands out there: its score at
+    least a reportable step and twice the median window's."""
+    wins = (data or {}).get("windows") or []
+    scores = [float(w.get("type_scores", {}).get(etype, 0.0)) for w in wins]
+    if len(scores) < 3:
+        return None
+    k = max(range(len(scores)), key=scores.__getitem__)
+    if scores[k] < 1.0 or scores[k] < 2.0 * statistics.median(scores):
+        return None
+    return float(wins[k]["start_s"]), float(wins[k]["end_s"])
+
+
+def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The order of the named types, or whether a claimed relation or spread holds."""
+    evs = ev.all_events()
+    for m in missing_types(q, evs):
+        probe = probed_span(ev.get("compare_windows", probe_args(m, q, ctx.duration_s)), m)
+        if probe:
+            evs = [*evs, {"type": m, "subtype": "probed", "start_s": probe[0],
+                          "end_s": probe[1], "severity": REPORT_FLOOR}]
+    tl = Timeline(sorted(evs, key=lambda e: (e["start_s"], e["type"])))
+    text = timeline_text([s.to_event() for s in tl.stretches] or tl.events)
+    choice, conf = None, 0.5
+    if q.options:
+        if all(o.types for o in q.options) and re.search(
+                r"\b(first|earlie\w*|last|latest|later|final)\b", q.text, re.I):
+            late = bool(re.search(r"\b(last|latest|later|final)\b", q.text, re.I))
+            pick = tl.earliest((o.types[0].type for o in q.options), late)
+            choice = next((o.letter for o in q.options if o.types[0].type == pick), None)
+        else:
+            claim_ = claim(q.text, q.types, tl, ctx.duration_s)
+            if claim_ is not None and any(o.yes or o.no for o in q.options):
+                choice = yes_no(q, claim_)
+            else:
+                scores = [(claim(o.text, o.types or q.types, tl, ctx.duration_s), o)
+                          for o in q.options]
+                trues = [o for s, o in scores if s is True]
+                if trues:
+                    choice, conf = trues[0].letter, 0.6 if len(trues) == 1 else 0.35
+    return {"answer": text, "choice": choice, "segments": segments(tl.events),
+            "confidence": conf}
+
+
+def claim(text: str, types: Sequence[Mention], tl: Timeline, duration: float) -> bool | None:
+    """Whether a relation claimed in `text` holds on the timeline (None: no claim found)."""
+    low = text.lower()
+    ts = same_defect_types(types)
+    if len(ts) >= 2 and ts[0] != ts[1]:
+        return pair_claim(low, ts[0], ts[1], tl)
+    return spread_claim(low, tl.stretches, duration)
+
+
+def pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
+    """Claims about two types: at the same time, a before b, a after b, apart."""
+    if re.search(r"\b(simultaneous\w*|same time|overlap\w*|together|co-?occur\w*|"
+                 r"concurrent\w*)\b", low) and not re.search(r"\b(not|never|no)\b", low):
+        return tl.together(a, b)
+    fa, fb = tl.first(a), tl.first(b)
+    if fa is None or fb is None:
+        return False
+    if re.search(r"\b(before|precede\w*|earlier|first)\b", low):
+        return fa < fb
+    if re.search(r"\b(after|follow\w*|later)\b", low):
+        return fa > fb
+    if re.search(r"\b(separate\w*|independent\w*|not overlap|do not overlap|never overlap|"
+                 r"apart|isolated)\b", low):
+        return not tl.together(a, b)
+    return None
+
+
+def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | None:
+    """Claims about how the degraded stretches are spread (clustered, periodic, single...)."""
+    n = len(found)
+    spread = (found[-1].end_s - found[0].start_s) / duration if found and duration else 0.0
+    gaps = [b.start_s - a.end_s for a, b in zip(found[:-1], found[1:], strict=True)]
+    if re.search(r"\b(cluster\w*|close together|concentrated|grouped|bunched|burst)\b", low):
+        return n >= 2 and spread < 0.3
+    if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
+                 r"independent\w*)\b", low):
+        return n >= 2 and spread >= 0.5
+    if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
+        if len(gaps) < 2:
+            return False
+        mean = sum(gaps) / len(gaps)
+        return mean > 0 and (max(gaps) - min(gaps)) < 0.3 * mean
+    if re.search(r"\b(single|only one|one event|isolated)\b", low):
+        return n == 1
+    if re.search(r"\b(no (?:distortion|event|artifact)s?|none)\b", low):
+        return n == 0
+    return None

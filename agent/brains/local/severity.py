@@ -1,0 +1,60 @@
+"""How bad a distortion is: its level on the detector's own scale, or how long it lasts."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.brains.local.common import (
+    ev_line,
+    nearest,
+    none_option,
+    score_note,
+    segments,
+    what,
+    where,
+)
+from agent.brains.local.evidence import Evidence, found, in_window
+from agent.brains.local.levels import events_level, level_word, probed_level
+from agent.brains.local.totals import aggregate
+from agent.context import RunContext
+from agent.questions import Question
+
+
+def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The named distortion's level (mild / moderate / severe), duration or grade."""
+    low = q.text.lower()
+    if re.search(r"\bhow (?:many|often)\b", low) and any(o.numbers for o in q.options):
+        return aggregate(q, ev, ctx)
+    evs, data = found(q, ev, ctx.duration_s)
+    if q.window and not q.window.point:
+        evs = [e for e in evs if in_window(e, q.window)] or evs
+    name = what(q)
+    worst = max((e["severity"] for e in evs), default=0.0)
+    level = events_level(evs) if evs else probed_level(q.type, data)
+    total = sum(e["end_s"] - e["start_s"] for e in evs)
+    choice, conf = None, 0.55
+    if re.search(r"\bhow long|duration|last\b", low) and any(o.durations for o in q.options):
+        choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
+    elif any(o.level is not None for o in q.options):
+        choice = nearest(q.options, lambda o: o.level, level)
+    elif any(o.grade is not None for o in q.options):
+        choice = nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
+    if not evs and choice is None:
+        choice = none_option(q)
+    zoom = ev.get("zoom_in")
+    if evs:
+        text = (f"The {name} is {level_word(worst, level)} (worst severity {worst:.2f} on "
+                f"a 0-1 scale), lasting {total:.1f} s in {len(evs)} span(s): "
+                + "; ".join(ev_line(e) for e in evs[:4]) + ".")
+        if zoom:
+            text += f" Close look: {zoom.get('summary', '')}."
+        conf = 0.6
+    elif level > 0:
+        text = (f"The {name} {where(q, ctx.duration_s)} stays below the event "
+                f"threshold but clearly shows{score_note(data, q.type)}: it is "
+                f"{'moderate' if level >= 2 else 'mild'}.")
+    else:
+        text = (f"No {name} was detected {where(q, ctx.duration_s)}"
+                f"{score_note(data, q.type)}, so its severity is none.")
+    return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}

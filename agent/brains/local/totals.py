@@ -1,0 +1,67 @@
+"""Totals over the distinct degraded stretches: their time, number and types (cumulative
+effect, integration, and "how many"/"how long" questions)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agent.brains.local.common import nearest, segments, timeline_text
+from agent.brains.local.evidence import Evidence, in_window, same_defect_types
+from agent.brains.local.explain import generic
+from agent.brains.stretches import stretch_types, stretches, total_s
+from agent.context import RunContext
+from agent.distortions import TYPE_NAMES
+from agent.questions import Option, Question
+
+
+def type_sets(q: Question) -> bool:
+    """Whether the options are sets of distortion types ("Blur, noise and flicker")."""
+    return sum(len(set(same_defect_types(o.types))) >= 2 for o in q.options) >= 2
+
+
+def best_set(options: Sequence[Option], present: set[str]) -> str | None:
+    """The option whose set of types is closest to the types present (Jaccard); a name
+    counts as the type it accepts (or falls back to) that is present."""
+    best, score = None, -1.0
+    for o in options:
+        claimed = {next((t for t in (*m.accepts, *m.fallback) if t in present), m.type)
+                   for m in o.types}
+        if not claimed:
+            continue
+        jac = len(claimed & present) / len(claimed | present)
+        if jac > score:
+            best, score = o.letter, jac
+    return best
+
+
+def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Totals over the distinct degraded stretches: their time, their number, their types."""
+    evs = ev.all_events()
+    if q.window:
+        evs = [e for e in evs if in_window(e, q.window)]
+    if q.type:
+        evs = [e for e in evs if e["type"] == q.type]
+    found = stretches(evs)
+    types = stretch_types(found)
+    total, n = total_s(found), len(found)
+    asks_types = bool(re.search(r"\b(types?|kinds?|sorts?|categor\w*)\b", q.text, re.I))
+    choice = None
+    if sum(bool(o.durations) for o in q.options) >= max(2, len(q.options) - 1):
+        choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
+    elif re.search(r"\bhow (?:many|often)\b", q.text, re.I) and any(
+            o.numbers for o in q.options):
+        target = float(len(types) if asks_types else n)
+        choice = nearest(q.options, lambda o: o.numbers[0] if o.numbers else None, target)
+    elif type_sets(q):
+        choice = best_set(q.options, set(types))
+    elif q.options:
+        return generic(q, ev, ctx)
+    kinds = ", ".join(TYPE_NAMES.get(t, t) for t in sorted(types, key=types.get,
+                                                             reverse=True))
+    text = (f"{n} distinct degraded stretch(es), {total:.0f} s in all"
+            + (f", of {len(types)} kind(s): {kinds}" if types else "") + ". "
+            + timeline_text([s.to_event() for s in found]))
+    return {"answer": text, "choice": choice, "confidence": 0.55,
+            "segments": segments([s.to_event() for s in found])}

@@ -1,0 +1,86 @@
+"""Distortion names in a text: the event type and subtype each phrase stands for.
+
+The phrases (with their synonyms in every supported language) come from the vocabulary data
+file; matched longest first on word boundaries, so "brightness fluctuation" is flicker while
+"brightness" alone is exposure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from agent.vocabulary import Term, vocabulary
+
+VOCAB = vocabulary()
+
+# Human names of event types, for answers.
+TYPE_NAMES: dict[str, str] = {t: info.name for t, info in VOCAB.types.items()}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A distortion named in a text: the event type, subtype ("" when any), the words, where,
+    and `also`: other types the words accept as well ("macroblocking": corruption too)."""
+
+    type: str
+    subtype: str
+    text: str
+    pos: int
+    also: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def accepts(self) -> tuple[str, ...]:
+        """The event types that answer for this mention, its own first."""
+        return (self.type, *self.also)
+
+    @property
+    def fallback(self) -> tuple[str, ...]:
+        """Types whose events stand in when none of the accepted types has any."""
+        return tuple(t for t in VOCAB.fallback(self.type) if t not in self.accepts)
+
+
+def distortions(text: str) -> list[Mention]:
+    """Every distortion named in `text`, in order of appearance (synonyms resolved)."""
+    return list(_distortions(text))
+
+
+@lru_cache(maxsize=4096)
+def _distortions(text: str) -> tuple[Mention, ...]:
+    out: list[Mention] = []
+    last_end = -10
+    for f in VOCAB.terms.find(text):
+        term: Term = f.payload
+        if not term.alone or (out and f.start - last_end <= 1):
+            last_end = f.end  # "salt and pepper noise", "washed out colours": one name
+            if out and term.type == "flicker" and out[-1].type == "exposure":
+                out[-1] = Mention(term.type, term.subtype, f.text, out[-1].pos, term.also)
+            continue
+        last_end = f.end
+        out.append(Mention(term.type, term.subtype, f.text, f.start, term.also))
+    if any(m.type == "flicker" for m in out):
+        # "the brightness is strobing": brightness is what flickers, not an exposure problem
+        out = [m for m in out if not (m.type == "exposure" and m.text.lower() in VOCAB.tone)]
+    return tuple(out)
+
+
+def distortion_type(text: str) -> str | None:
+    """The event type a word or phrase names ("grainy" -> "noise"), or None."""
+    found = distortions(text)
+    return found[0].type if found else None
+
+
+def mentions_generic(text: str) -> bool:
+    """Whether the text talks about quality problems without naming a type."""
+    return bool(VOCAB.generic.find(text))
+
+
+def type_name(etype: str | None) -> str:
+    """The name of an event type in answers ("frozen picture"); generic when None."""
+    return VOCAB.type_name(etype)
+
+
+def why(etype: str) -> str:
+    """Why a kind of distortion spoils viewing (for open answers)."""
+    info = VOCAB.types.get(etype)
+    return info.why if info and info.why else "it departs from the scene"

@@ -1,0 +1,111 @@
+"""What one multiple-choice option claims: times, distortion types, a level, a grade, a trend,
+yes or no. The words come from the vocabulary data file ([options])."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agent.distortions import Mention, distortions
+from agent.times import Window, durations, numbers, windows
+from agent.vocabulary import vocabulary
+
+VOCAB = vocabulary()
+
+_YES = VOCAB.yes
+_NO = VOCAB.no
+_NONE = VOCAB.none
+
+# 0 none .. 3 severe (and beyond), and 1 bad .. 5 excellent.
+LEVEL_WORDS: dict[str, float] = VOCAB.levels
+GRADE_WORDS: dict[str, float] = VOCAB.grades
+# Regular-expression stems of trend words; "?" is decided by what increases or decreases.
+TREND_WORDS: dict[str, str] = VOCAB.trends
+
+
+def _word_re(words: dict[str, float]) -> re.Pattern:
+    return re.compile(r"\b(" + "|".join(re.escape(w) for w in sorted(words, key=len,
+                                                                    reverse=True)) + r")\b",
+                      re.I)
+
+
+LEVEL_RE = _word_re(LEVEL_WORDS)
+_GRADE_RE = _word_re(GRADE_WORDS)
+
+
+@dataclass
+class Option:
+    """What one MCQ option says: its letter, text, and the facts it claims."""
+
+    letter: str
+    text: str
+    windows: list[Window] = field(default_factory=list)
+    types: list[Mention] = field(default_factory=list)
+    level: float | None = None  # 0 none .. 3 severe (and beyond)
+    grade: float | None = None  # 1 bad .. 5 excellent
+    trend: str | None = None  # improving | degrading | stable | fluctuating
+    yes: bool = False
+    no: bool = False
+    none: bool = False
+    durations: list[float] = field(default_factory=list)
+    numbers: list[float] = field(default_factory=list)
+
+
+def letters(n: int) -> list[str]:
+    """Option letters for n options: A, B, C..."""
+    return [chr(ord("A") + i) for i in range(n)]
+
+
+def is_yes(text: str) -> bool:
+    """Whether a text starts by saying yes ("Yes", "There is", "True")."""
+    return bool(_YES.match(text))
+
+
+def is_no(text: str) -> bool:
+    """Whether a text starts by saying no ("No", "None", "Never")."""
+    return bool(_NO.match(text))
+
+
+def has_level(text: str) -> bool:
+    """Whether a text names a severity level ("mild", "severe")."""
+    return bool(LEVEL_RE.search(text))
+
+
+def _trend_of(text: str) -> str | None:
+    low = text.lower()
+    if re.search(r"\b(first|initially|begin\w*|start\w*)\b.*\b(then|later|but|before)\b", low) \
+            and re.search(r"\b(improv|recover|better)\w*", low) \
+            and re.search(r"\b(degrad|worse|declin|deteriorat)\w*", low):
+        return "fluctuating"
+    for stem, trend in TREND_WORDS.items():
+        if re.search(rf"\b{stem}", low):
+            if trend != "?":
+                return trend
+            positive = re.search(r"\b(quality|clarity|sharpness)\b", low)
+            return ("improving" if stem == "increas" else "degrading") if positive else (
+                "degrading" if stem == "increas" else "improving"
+            )
+    return None
+
+
+def parse_option(letter: str, text: str, duration_s: float, n_segments: int | None = None,
+                 scenes: Sequence[tuple[float, float]] | None = None) -> Option:
+    """The facts one option text claims (times, types, level, grade, trend, yes/no)."""
+    bare = re.fullmatch(r"\s*(yes|no)\W*", text, re.I)  # a bare "No" claims no level
+    lv = [] if bare else [LEVEL_WORDS[m.group(1).lower()] for m in LEVEL_RE.finditer(text)]
+    gr = [GRADE_WORDS[m.group(1).lower()] for m in _GRADE_RE.finditer(text)]
+    return Option(
+        letter=letter,
+        text=text,
+        windows=windows(text, duration_s, n_segments, scenes),
+        types=distortions(text),
+        level=max(lv) if lv else None,
+        grade=min(gr) if gr else None,
+        trend=_trend_of(text),
+        yes=is_yes(text),
+        no=is_no(text),
+        none=bool(_NONE.search(text)),
+        durations=durations(text),
+        numbers=numbers(text),
+    )

@@ -1,0 +1,323 @@
+"""Times people write in a question: "at 2:15", "between 00:01:10 and 00:01:25", "the first
+half", "the last minute", "segment 3", and durations and counts in options.
+
+Pure text processing on English (questions in other languages are glossed first, see
+agent/language.py); every window is clamped to the video.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_NUM_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90,
+    "a": 1, "an": 1, "half a": 0.5, "once": 1, "twice": 2, "single": 1,
+}
+ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10,
+}
+_FRACTIONS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+              "fifth": 5, "fifths": 5, "tenth": 10}
+
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?"
+_UNIT_TIME = (
+    r"(?:\d+(?:\.\d+)?\s*h(?:ours?|rs?)?\s*)?(?:\d+(?:\.\d+)?\s*m(?:in(?:ute)?s?)?\s*)?"
+    r"\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)?\b"
+    r"|\d+(?:\.\d+)?\s*(?:h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?)\b(?:\s*\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)?\b)?"
+)
+_TIME = rf"(?:{_CLOCK}|{_UNIT_TIME})"
+_NUM = r"\d+(?:\.\d+)?"
+
+
+def parse_time(text: str) -> float | None:
+    """Seconds from one time: "2:15", "00:01:10.5", "135 s", "2m15s", "1 min 5 sec", "1.5 min"."""
+    s = text.strip().lower()
+    if re.fullmatch(_CLOCK, s):
+        parts = [float(p) for p in s.split(":")]
+        total = 0.0
+        for p in parts:
+            total = total * 60 + p
+        return total
+    m = re.fullmatch(
+        r"(?:(\d+(?:\.\d+)?)\s*h(?:ours?|rs?)?\s*)?(?:(\d+(?:\.\d+)?)\s*m(?:in(?:ute)?s?)?\s*)?"
+        r"(?:(\d+(?:\.\d+)?)\s*s(?:ec(?:ond)?s?)?)?",
+        s,
+    )
+    if m and any(m.groups()):
+        h, mi, se = (float(g) if g else 0.0 for g in m.groups())
+        return h * 3600 + mi * 60 + se
+    if re.fullmatch(_NUM, s):
+        return float(s)
+    return None
+
+
+@dataclass(frozen=True)
+class Window:
+    """A time window [start_s, end_s] named in a text; `point` when it was a single instant."""
+
+    start_s: float
+    end_s: float
+    label: str
+    point: bool = False
+    pos: int = 0
+
+    @property
+    def span(self) -> tuple[float, float]:
+        return (self.start_s, self.end_s)
+
+
+POINT_HALF_WIDTH_S = 2.0  # "at 2:15" looks at 2:13-2:17
+
+
+def _amount(word: str) -> float | None:
+    word = word.strip().lower()
+    if re.fullmatch(_NUM, word):
+        return float(word)
+    return _NUM_WORDS.get(word)
+
+
+def _nth_part(i: float, k: int, duration: float) -> tuple[float, float] | None:
+    """The i-th (1-based) of k equal parts of the video; None when there is no such part."""
+    if not 1 <= i <= k:
+        return None
+    return (i - 1) * duration / k, i * duration / k
+
+
+def _clamp(a: float, b: float, duration: float) -> tuple[float, float]:
+    a, b = max(0.0, min(a, b)), max(a, b)
+    if duration > 0:
+        a, b = min(a, duration), min(b, duration)
+    return a, b
+
+
+def segment_count(text: str) -> int | None:
+    """K when a text says the video is split into K segments/parts ("divided into 4 parts")."""
+    m = re.search(
+        r"(?:divided|split|cut|broken)\s+(?:up\s+)?into\s+(\w+)\s+(?:equal\s+)?"
+        r"(?:segments|parts|sections|pieces|chunks|clips)",
+        text, re.IGNORECASE,
+    ) or re.search(r"(\w+)\s+equal(?:ly long)?\s+(?:segments|parts|sections)", text, re.I) \
+        or re.search(r"\b(?:segment|part|section)\s*\d+\s*(?:of|/)\s*(\d+)\b", text, re.I)
+    if m:
+        n = _amount(m.group(1))
+        return int(n) if n and n >= 1 else None
+    return None
+
+
+def windows(
+    text: str,
+    duration_s: float,
+    n_segments: int | None = None,
+    scenes: Sequence[tuple[float, float]] | None = None,
+) -> list[Window]:
+    """Every time window a text names, in order of appearance, clamped to [0, duration_s].
+
+    `n_segments` fixes what "segment 3" means (equal parts); without it a "divided into K"
+    in the text, or else the highest segment number mentioned, sets the count. `scenes`
+    ((start, end) pairs) resolve "scene 2".
+    """
+    d = float(duration_s)
+    found: list[Window] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(m: re.Match) -> bool:
+        return all(m.end() <= a or m.start() >= b for a, b in taken)
+
+    def add(m: re.Match, a: float, b: float, label: str, point: bool = False) -> None:
+        taken.append((m.start(), m.end()))
+        lo, hi = _clamp(a, b, d)
+        found.append(Window(lo, hi, label, point, m.start()))
+
+    # 1. explicit ranges: "between X and Y", "from X to Y", "X-Y", "X to Y seconds"
+    rng = re.compile(
+        rf"(?:between\s+|from\s+)?({_TIME}|{_NUM})\s*(?:-|–|—|~|to|and|until|till|through)\s*"
+        rf"({_TIME}|{_NUM})(\s*(?:seconds?|secs?|s|minutes?|mins?)\b)?",
+        re.IGNORECASE,
+    )
+    for m in rng.finditer(text):
+        a_txt, b_txt, unit = m.group(1), m.group(2), (m.group(3) or "").strip().lower()
+        if re.fullmatch(_NUM, a_txt) and re.fullmatch(_NUM, b_txt) and not unit:
+            before = text[max(0, m.start() - 12) : m.start()].lower()
+            if not re.search(r"(between|from)\s*$", before) or "segment" in before:
+                continue  # bare numbers without unit or range words: not times
+        scale = 60.0 if unit.startswith("m") else 1.0
+        a = parse_time(a_txt) if not re.fullmatch(_NUM, a_txt) else float(a_txt) * scale
+        b = parse_time(b_txt) if not re.fullmatch(_NUM, b_txt) else float(b_txt) * scale
+        if a is None or b is None:
+            continue
+        if re.fullmatch(_NUM, a_txt) and not re.fullmatch(_NUM, b_txt):
+            a = float(a_txt) * (60.0 if re.search(r"m", b_txt) and "s" not in b_txt else 1.0)
+        if b <= a:
+            continue
+        add(m, a, b, m.group(0).strip())
+
+    # 2. relative parts: first/second half, last third, first quarter, beginning, end, middle
+    part = re.compile(
+        r"\b(first|second|third|fourth|fifth|last|final|latter|former|middle|opening|closing)"
+        r"\s+(half|third|quarter|fifth|tenth|part|portion|section)\b",
+        re.IGNORECASE,
+    )
+    for m in part.finditer(text):
+        if not free(m):
+            continue
+        which, frac = m.group(1).lower(), m.group(2).lower()
+        k = _FRACTIONS.get(frac, 3 if frac in ("part", "portion", "section") else 2)
+        if which == "middle" and k % 2 == 0:
+            add(m, d / 4, 3 * d / 4, m.group(0))
+            continue
+        i = {"last": k, "final": k, "latter": k, "closing": k, "middle": (k + 1) / 2,
+             "former": 1, "opening": 1}.get(which) or ORDINALS.get(which, 1)
+        part = _nth_part(i, k, d)
+        if part:
+            add(m, *part, m.group(0))
+
+    # 3. "the first/last N seconds/minutes", "the last minute", "the first 10%"
+    edge = re.compile(
+        r"\b(first|last|final|opening|closing|initial)\s+(?:(\d+(?:\.\d+)?|[a-z-]+)\s+)?"
+        r"(seconds?|secs?|minutes?|mins?|hours?)\b",
+        re.IGNORECASE,
+    )
+    for m in edge.finditer(text):
+        if not free(m):
+            continue
+        n = _amount(m.group(2)) if m.group(2) else 1.0
+        if n is None:
+            continue
+        unit = m.group(3).lower()
+        length = n * (3600 if unit.startswith("h") else 60 if unit.startswith("m") else 1)
+        if m.group(1).lower() in ("last", "final", "closing"):
+            add(m, d - length, d, m.group(0))
+        else:
+            add(m, 0, length, m.group(0))
+
+    # 4. "the 3rd minute", "minute 3"
+    minute = re.compile(
+        r"\b(?:the\s+)?(\w+)\s+minute\b(?!s)|\bminute\s+(\d+)\b", re.IGNORECASE
+    )
+    for m in minute.finditer(text):
+        if not free(m):
+            continue
+        i = ORDINALS.get((m.group(1) or "").lower()) or (int(m.group(2)) if m.group(2) else None)
+        if i:
+            add(m, (i - 1) * 60, i * 60, m.group(0))
+
+    # 5. segments and scenes by number: "segment 3", "the second segment", "scene 2"
+    seg = re.compile(
+        r"\b(?:(segment|part|section|clip|scene|shot)\s*#?\s*(\d+)|"
+        r"(?:the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
+        r"\s+(segment|section|clip|scene|shot))\b",
+        re.IGNORECASE,
+    )
+    seg_matches = [m for m in seg.finditer(text) if free(m)]
+    n_seg = n_segments or segment_count(text)
+    if seg_matches and not n_seg:
+        nums = [int(m.group(2)) if m.group(2) else ORDINALS.get(m.group(3).lower(), 0)
+                for m in seg_matches]
+        n_seg = max([2, *nums])
+    for m in seg_matches:
+        after = [w for w in found if m.end() <= w.pos <= m.end() + 4]
+        if after:
+            continue  # "Segment 2 (00:00:15-00:00:30)": the stated times win
+        kind = (m.group(1) or m.group(4)).lower()
+        last = (m.group(3) or "").lower() == "last"
+        i = int(m.group(2)) if m.group(2) else ORDINALS.get((m.group(3) or "").lower(), 0)
+        if kind in ("scene", "shot") and scenes:
+            j = len(scenes) if last else i
+            if 1 <= j <= len(scenes):
+                add(m, scenes[j - 1][0], scenes[j - 1][1], m.group(0))
+            continue
+        k = n_seg or 4
+        part = _nth_part(k if last else i, k, d)
+        if part:
+            add(m, *part, m.group(0))
+
+    # 6. beginning / end / middle of the video
+    loose = re.compile(
+        r"\b(?:at|in|near|towards?|during)\s+the\s+(beginning|start|opening|end|ending|"
+        r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro)\b",
+        re.IGNORECASE,
+    )
+    for m in loose.finditer(text):
+        if not free(m):
+            continue
+        w = (m.group(1) or m.group(2)).lower()
+        span = max(10.0, min(60.0, d * 0.1))
+        if w in ("beginning", "start", "opening", "intro", "opening scene"):
+            add(m, 0, span, m.group(0))
+        elif w == "middle":
+            add(m, d / 2 - span / 2, d / 2 + span / 2, m.group(0))
+        else:
+            add(m, d - span, d, m.group(0))
+
+    # 7. before / after an instant: "after 5:00", "before 1:00"
+    side = re.compile(rf"\b(after|before|until|since|past)\s+({_TIME})", re.IGNORECASE)
+    for m in side.finditer(text):
+        if not free(m):
+            continue
+        t = parse_time(m.group(2))
+        if t is None:
+            continue
+        if m.group(1).lower() in ("after", "since", "past"):
+            add(m, t, d, m.group(0))
+        else:
+            add(m, 0, t, m.group(0))
+
+    # 8. single instants: "at 2:15", "around 135 s", "00:01:10"
+    inst = re.compile(rf"({_CLOCK}|{_UNIT_TIME})", re.IGNORECASE)
+    for m in inst.finditer(text):
+        if not free(m):
+            continue
+        t = parse_time(m.group(1))
+        if t is None:
+            continue
+        before = text[max(0, m.start() - 14) : m.start()].lower()
+        if re.search(r"(last|lasts|lasting|for|about|approximately|roughly|over|under|than)\s*$",
+                     before) and not re.search(r"(at|around)\s*$", before):
+            if not re.fullmatch(_CLOCK, m.group(1)):
+                continue  # "lasts about 5 seconds": a duration, not a time
+        add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)
+
+    return sorted(found, key=lambda w: w.pos)
+
+
+def durations(text: str) -> list[float]:
+    """Durations in seconds stated in a text ("about 5 seconds", "10-15 s" -> 12.5, "2 min",
+    "1 minute 15 seconds" -> 75)."""
+    out: list[float] = []
+    prev_end, prev_minutes = -1, False
+    for m in re.finditer(
+        rf"({_NUM}|[a-z-]+)(?:\s*(?:-|–|to)\s*({_NUM}))?\s*(seconds?|secs?|s|minutes?|mins?)\b",
+        text, re.IGNORECASE,
+    ):
+        a = _amount(m.group(1))
+        if a is None:
+            continue
+        b = float(m.group(2)) if m.group(2) else a
+        minutes = m.group(3).lower().startswith("m")
+        value = (a + b) / 2 * (60.0 if minutes else 1.0)
+        joined = re.fullmatch(r"\s*(?:and\s*)?", text[prev_end:m.start()]) if out else None
+        if joined and prev_minutes and not minutes:
+            out[-1] += value  # "1 minute 15 seconds": one duration
+        else:
+            out.append(value)
+        prev_end, prev_minutes = m.end(), minutes
+    return out
+
+
+def numbers(text: str) -> list[float]:
+    """Plain counts in a text ("3", "three", "twice")."""
+    out = []
+    for m in re.finditer(r"\b(\d+(?:\.\d+)?|[a-z-]+)\b", text.lower()):
+        w = m.group(1)
+        if w in ("a", "an", "half a"):
+            continue
+        v = _amount(w)
+        if v is not None:
+            out.append(v)
+    return out

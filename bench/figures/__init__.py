@@ -1,0 +1,1 @@
+"""Scripts that print the figures quoted in issue notes."""

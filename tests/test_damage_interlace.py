@@ -1,0 +1,83 @@
+"""Stream corruption (decoder errors, end to end through a really damaged stream) and
+interlacing (the comb signal and its detector)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+
+from tools.detectors.corruption import corruption_events
+from tools.detectors.interlace import interlace_events
+from tools.ffmpeg import ffmpeg_exe
+from tools.index import get_index
+from tools.signals import combing
+
+
+def test_decoder_errors_cluster_into_corruption_events():
+    fps = 25.0
+    n = 1500
+    errs = np.zeros(n, np.float32)
+    errs[500:510] = 3
+    errs[540] = 1  # 1.2 s later: the same damaged stretch
+    errs[1200] = 2  # much later: another one
+    frames = {"t": np.arange(n) / fps, "decode_errors": errs}
+    events = corruption_events(frames, fps)
+    assert [e.type for e in events] == ["corruption", "corruption"]
+    assert events[0].start_s == pytest.approx(20.0)
+    assert events[0].evidence["decoder_errors"] == 31
+    assert corruption_events({"t": np.arange(n) / fps, "decode_errors": np.zeros(n)}, fps) == []
+
+
+def _run(cmd: list[str]) -> None:
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+def test_damaged_packets_are_found_where_they_are(tmp_path, cache_dir):
+    """Packets of the middle 4 s of an H.264 stream corrupted with ffmpeg's noise bitstream
+    filter: the index reports corruption there, and nothing in the clean encode."""
+    ff = ffmpeg_exe()
+    clean = tmp_path / "clean.ts"
+    _run([ff, "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=12",
+          "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-bf", "0", "-f", "mpegts",
+          str(clean)])
+    parts = []
+    for i, (ss, dur) in enumerate(((0, 4), (4, 4), (8, 4))):
+        part = tmp_path / f"p{i}.ts"
+        _run([ff, "-v", "error", "-ss", str(ss), "-i", str(clean), "-t", str(dur), "-c", "copy",
+              *(["-bsf:v", "noise=amount=500"] if i == 1 else []), "-f", "mpegts", str(part)])
+        parts.append(str(part))
+    damaged = tmp_path / "damaged.mkv"
+    _run([ff, "-v", "error", "-i", "concat:" + "|".join(parts), "-c", "copy", str(damaged)])
+    events = get_index(damaged, cache_dir=cache_dir, progress=False, clip=False).events
+    bad = [e for e in events if e.type == "corruption"]
+    assert bad, events
+    assert bad[0].start_s < 6.0 and bad[0].end_s > 5.0
+    assert all(e.start_s >= 2.5 for e in bad)
+    ok = get_index(clean, cache_dir=cache_dir, progress=False, clip=False).events
+    assert not [e for e in ok if e.type == "corruption"]
+
+
+def _moving_pattern(k: int, h: int = 120, w: int = 160) -> np.ndarray:
+    y, x = np.mgrid[0:h, 0:w]
+    return ((np.sin((x + 3 * k) / 5.0) + np.cos(y / 7.0)) * 60 + 128).astype(np.uint8)
+
+
+def test_combing_separates_interlaced_from_progressive():
+    prog = _moving_pattern(0)
+    woven = prog.copy()
+    woven[1::2] = _moving_pattern(4)[1::2]  # the other field, 4 frames of motion later
+    assert combing(prog) < 0.01
+    assert combing(woven) > 10 * max(combing(prog), 1e-3)
+
+
+def test_interlace_event_where_comb_rises():
+    t = np.arange(0, 60, 0.5)
+    comb = np.full(len(t), 0.0005)
+    comb[40:70] = 0.2  # 20-35 s
+    events = interlace_events({"t": t, "comb": comb})
+    assert len(events) == 1 and events[0].type == "interlace"
+    assert abs(events[0].start_s - 20.0) <= 0.5 and abs(events[0].end_s - 35.0) <= 0.5
+    # a cartoon whose steady comb share is its look: no event
+    assert interlace_events({"t": t, "comb": np.full(len(t), 0.08)}) == []

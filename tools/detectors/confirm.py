@@ -1,0 +1,115 @@
+"""Calibrated confirmation: raw events kept only where clean real footage does not go.
+
+The detectors find anomalies against each scene's own baseline, and, where there is no clean
+scene to compare with (a degradation over the whole video or over the shots at one end of
+it), against absolute levels. Those levels are where content varies most (sharp camera
+footage has the halo of over-sharpening, a bright table top the lifted blacks of
+overexposure), so they are calibrated here on clean real footage, per signal and percentile,
+and a raw event whose level does not pass its limit is dropped. Repeated frames must come
+in more separate holds than clean footage shows in one cluster (a cartoon holds a drawing
+for a second, twice in a row; a stutter repeats itself).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.levels import declare_end_run, declare_whole, end_run_key, whole_key
+from tools.model import Event
+
+# (signal, percentile, direction, limit before calibration) of the whole-video judgements
+# and of the end-run judgements (see the whole-video detector).
+WHOLE: tuple[tuple[str, float, int, float], ...] = (
+    ("blockiness", 50, +1, 2.5), ("grid", 50, +1, 4.0), ("halo", 50, +1, 18.0),
+    ("black", 10, +1, 80.0), ("contrast_range", 50, -1, 48.0),
+    ("contrast_range", 90, -1, 120.0), ("noise", 50, +1, 2.0), ("sharpness", 90, -1, 90.0),
+    ("saturation", 10, +1, 80.0),
+)
+END_RUN: tuple[tuple[str, float, int, float], ...] = (
+    ("black", 10, +1, 80.0), ("sharpness", 90, -1, 60.0),
+)
+for _sig, _pct, _dir, _default in WHOLE:
+    declare_whole(_sig, _pct, _dir, _default)
+for _sig, _pct, _dir, _default in END_RUN:
+    declare_end_run(_sig, _pct, _dir, _default)
+_DIRECTION = {(s, p): d for s, p, d, _ in WHOLE + END_RUN}
+
+# Frames repeated in place: holds of a cluster (see the repeats detector).
+MAX_GAP_S = 2.5
+
+
+def _hold_clusters(v: CleanVideo) -> list[float]:
+    """Holds per cluster of repeated frames in a clean video, for the clusters whose typical
+    hold is >= 2 frames (the ones judged by their number of holds), clustered as the
+    repeats detector does: runs of repeated frames up to MAX_GAP_S long and apart."""
+    d = np.nan_to_num(np.asarray(v.frames.get("diff", []), np.float64), nan=1.0)
+    if len(d) < 3:
+        return []
+    held = d <= min(0.08, 0.25 * float(np.median(d)))
+    padded = np.concatenate(([0], held.astype(np.int8), [0]))
+    edges = np.flatnonzero(np.diff(padded))
+    limit = MAX_GAP_S * v.fps
+    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a <= limit]
+    clusters: list[list[int]] = []
+    last = None
+    for a, b in runs:
+        if last is not None and a - last <= limit:
+            clusters[-1].append(b - a)
+        else:
+            clusters.append([b - a])
+        last = b
+    return [float(len(c)) for c in clusters if np.median(c) >= 2]
+
+
+HOLDS = declare(Quantity(
+    key="repeats.holds", measure=_hold_clusters, direction=+1, default=2.0, log=False,
+    doc="holds of >= 2 repeated frames in one cluster of a clean video"))
+
+
+def _passes(level: float, key: str, direction: int) -> bool:
+    return bool(np.isfinite(level)) and direction * (level - value(key)) > 0
+
+
+def stands_off(e: Event) -> bool:
+    """A scene-relative event's own level stands off its scene baseline by at least its
+    detector's smallest deviation (bridging whole scenes into an event can leave one that
+    does not: its signal sits where its scenes' clean level is)."""
+    from tools.events import SPATIAL_SPECS
+
+    ev = e.evidence or {}
+    spec = next((s for s in SPATIAL_SPECS if s.signal == ev.get("signal")
+                 and (s.type, s.subtype) == (e.type, e.subtype)), None)
+    if spec is None or spec.direction == 0 or "scene_baseline" not in ev:
+        return True
+    level, base = float(ev["median_in_event"]), float(ev["scene_baseline"])
+    if spec.log:
+        if level + spec.offset <= 0 or base + spec.offset <= 0:
+            return True
+        dev = spec.direction * np.log((level + spec.offset) / (base + spec.offset))
+    else:
+        dev = spec.direction * (level - base)
+    return bool(dev >= spec.min_delta)
+
+
+def confirmed(e: Event) -> bool:
+    """Does a raw event pass the calibrated limits that apply to it?"""
+    if not stands_off(e):
+        return False
+    ev = e.evidence or {}
+    sig = ev.get("signal")
+    for prefix, key_of in (("video_p", whole_key), ("run_p", end_run_key)):
+        for name, level in ev.items():
+            if name.startswith(prefix) and isinstance(sig, str):
+                pct = float(name[len(prefix):])
+                direction = _DIRECTION.get((sig, pct))
+                if direction is not None and not _passes(float(level), key_of(sig, pct), direction):
+                    return False
+    if e.type in ("stutter", "frame_drop") and ev.get("median_hold_frames", 1) >= 2:
+        return float(ev.get("holds", 0)) > value(HOLDS.key)
+    return True
+
+
+def confirm(events: list[Event]) -> list[Event]:
+    """The raw events that pass their calibrated limits."""
+    return [e for e in events if confirmed(e)]

@@ -1,0 +1,138 @@
+"""Frozen picture: the image stops for a second or more while the video runs on.
+
+Like ffmpeg's `freezedetect`, a frame is held when it barely differs from the one before; but
+"barely" is judged against the video's own motion, not against zero: an encoder leaves a
+residual in a frozen stretch (libx264 at CRF 20: ~0.3 % of the clip's typical frame
+difference), and sensor noise keeps a still camera shot well above that. The limit is the
+stillest second any clean calibration video shows, pushed out to the stated false-alarm rate.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.model import Event
+
+# Frame differences (mean absolute, grey levels of the small frame) above this are motion;
+# the typical motion of a video is the median over such frames.
+MOVING_DIFF = 0.05
+# Shortest held stretch reported (seconds; a freeze of 2 s keeps some slack at its edges), and
+# the window the calibration measures: still pictures of a cartoon hold up to 1.6 s.
+MIN_S = 1.8
+# Two freezes this few frames apart are one (an encoder's keyframe inside a frozen stretch
+# re-codes the same picture: one frame differs). Each part must qualify on its own: a
+# cartoon holds drawings for a second with one changed frame between them.
+BRIDGE_FRAMES = 2
+# Frames this flat (grey-level standard deviation) are blank, not frozen.
+FLAT_STD = 3.0
+
+
+# The typical motion a frame is judged against: frames that move, within this many seconds
+# either side (a long video mixes still and busy shots; a freeze inside a quiet shot is
+# judged against the quiet shot).
+LOCAL_S = 10
+
+
+def typical_motion(diff: np.ndarray) -> float:
+    """Median frame difference over the frames that move (0 when none does)."""
+    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=0.0)
+    moving = d[d > MOVING_DIFF]
+    return float(np.median(moving)) if len(moving) else 0.0
+
+
+def local_motion(diff: np.ndarray, fps: float) -> np.ndarray:
+    """Per frame, the typical motion of the moving frames within LOCAL_S seconds: medians of
+    one-second blocks, then a running median of those (0 where nothing moves)."""
+    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=0.0)
+    n = len(d)
+    block = max(1, int(round(fps)))
+    k = -(-n // block)
+    padded = np.full(k * block, np.nan)
+    padded[:n] = np.where(d > MOVING_DIFF, d, np.nan)
+    with warnings.catch_warnings():  # blocks (and windows) where nothing moves give NaN
+        warnings.simplefilter("ignore", RuntimeWarning)
+        med = np.nanmedian(padded.reshape(k, block), axis=1)
+        wide = np.concatenate([np.full(LOCAL_S, np.nan), med, np.full(LOCAL_S, np.nan)])
+        local = np.nanmedian(np.lib.stride_tricks.sliding_window_view(wide, 2 * LOCAL_S + 1),
+                             axis=1)
+    return np.nan_to_num(np.repeat(local, block)[:n], nan=0.0)
+
+
+def still_ratio(frames: dict[str, np.ndarray], fps: float) -> np.ndarray:
+    """Each frame's difference to the previous one, over the typical motion around it."""
+    diff = np.nan_to_num(np.asarray(frames["diff"], dtype=np.float64), nan=np.inf)
+    typ = local_motion(frames["diff"], fps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(typ > 0, diff / np.where(typ > 0, typ, 1.0), np.inf)
+
+
+def _stillest_window(video: CleanVideo) -> list[float]:
+    """The largest still ratio inside the stillest MIN_S window of a clean video."""
+    r = still_ratio(video.frames, video.fps)
+    w = max(2, int(round(MIN_S * video.fps)))
+    if len(r) < w or not np.isfinite(r).any():
+        return []
+    r = np.where(np.isfinite(r), r, 1e6)
+    return [float(np.lib.stride_tricks.sliding_window_view(r, w).max(axis=1).min())]
+
+
+STILL_RATIO = declare(Quantity(
+    key="freeze.still_ratio",
+    doc="largest frame difference / typical motion inside the stillest 1.8 s of a clean video",
+    measure=_stillest_window, direction=-1, default=0.03,
+))
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
+def _bridged(spans: list[tuple[int, int, float, float]], gap: int) -> list[list[tuple]]:
+    """Frozen spans grouped when at most `gap` frames apart."""
+    groups: list[list[tuple]] = []
+    for span in spans:
+        if groups and span[0] - groups[-1][-1][1] <= gap:
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+    return groups
+
+
+def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
+    """Stretches of >= MIN_S whose frames stay below the calibrated still ratio."""
+    t = np.asarray(frames.get("t", []), dtype=np.float64)
+    if len(t) < 3 or "diff" not in frames:
+        return []
+    limit = value(STILL_RATIO.key)
+    ratio = still_ratio(frames, fps)
+    held = ratio <= limit
+    if "contrast" in frames:  # a blank picture (black, white) repeats itself: not a freeze
+        held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
+    step = 1.0 / fps
+    spans = []
+    for a, b in _runs(held):
+        start = float(t[max(0, a - 1)])  # the frame that stays on screen
+        end = float(t[b]) if b < len(t) else float(t[-1] + step)
+        if end - start >= MIN_S:
+            spans.append((a, b, start, end))
+    typ = local_motion(frames["diff"], fps)
+    out = []
+    for group in _bridged(spans, BRIDGE_FRAMES):
+        start, end = group[0][2], group[-1][3]
+        inside = np.concatenate([ratio[a:b] for a, b, _, _ in group])
+        dur = end - start
+        out.append(Event(
+            type="freeze", subtype="frozen picture", start_s=round(start, 2),
+            end_s=round(end, 2), severity=round(float(np.clip(0.4 + 0.12 * dur, 0, 1)), 3),
+            score=round(dur, 2),
+            evidence={"duration_s": round(dur, 2), "held_frames": int(len(inside)),
+                      "median_still_ratio": round(float(np.median(inside)), 5),
+                      "limit": round(limit, 5),
+                      "typical_diff": round(float(np.median(typ[group[0][0]:group[-1][1]])), 4)},
+        ))
+    return out

@@ -1,0 +1,43 @@
+"""The last word on every event: inside the video, not twice, and above its clean-footage gate."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tools.detectors.calibration import gate
+from tools.model import Event
+
+
+def clipped(events: list[Event], duration_s: float | None) -> list[Event]:
+    """Events cut to [0, duration]; those left empty dropped."""
+    if duration_s is None:
+        return list(events)
+    out = []
+    for e in events:
+        a, b = max(0.0, e.start_s), min(float(duration_s), e.end_s)
+        if b > a:
+            out.append(e if (a, b) == (e.start_s, e.end_s) else
+                       replace(e, start_s=round(a, 2), end_s=round(b, 2)))
+    return out
+
+
+def deduplicated(events: list[Event]) -> list[Event]:
+    """One event per type and subtype over a stretch: of two that overlap by most of the
+    shorter one, the stronger stays (stretched over both)."""
+    out: list[Event] = []
+    for e in sorted(events, key=lambda e: (-e.severity, e.start_s)):
+        for i, k in enumerate(out):
+            if (k.type, k.subtype) != (e.type, e.subtype):
+                continue
+            inter = min(k.end_s, e.end_s) - max(k.start_s, e.start_s)
+            if inter >= 0.5 * min(k.end_s - k.start_s, e.end_s - e.start_s):
+                out[i] = replace(k, start_s=min(k.start_s, e.start_s), end_s=max(k.end_s, e.end_s))
+                break
+        else:
+            out.append(e)
+    return out
+
+
+def gated(events: list[Event]) -> list[Event]:
+    """Events stronger than anything their detector found on clean calibration footage."""
+    return [e for e in events if e.severity >= gate(e.type, e.subtype, e.end_s - e.start_s)]

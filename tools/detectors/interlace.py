@@ -1,0 +1,87 @@
+"""Interlacing: the comb teeth two fields of different moments leave on moving edges.
+
+The `comb` signal is the share of pixels whose row juts out from both neighbouring rows while
+the rows of the same field agree. Progressive footage shows it only on thin horizontal lines;
+some clean footage (dithered cartoons) shows a steady share of it. A stretch is interlaced
+where the share rises above its shot's own quiet level (the shot's lower quartile: interlacing
+combs only what moves, a dithered cartoon's comb share is steady) by more than any clean
+calibration video's ever does (over 3 samples), for at least MIN_S.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.model import Event
+
+MIN_S = 2.0
+GAP_S = 1.0
+# Added to the comb share before comparing (a video with no comb teeth at all would make any
+# trace of them a large ratio).
+OFFSET = 1e-3
+
+
+def comb_rise(samples: dict[str, np.ndarray], scenes: list | None = None) -> np.ndarray:
+    """The comb share (median of 3 samples) over its shot's lower quartile, both offset."""
+    comb = np.nan_to_num(np.asarray(samples.get("comb", []), np.float64), nan=0.0)
+    if len(comb) < 3:
+        return np.zeros(len(comb))
+    padded = np.concatenate(([comb[0]], comb, [comb[-1]]))
+    smooth = np.median(np.lib.stride_tricks.sliding_window_view(padded, 3), axis=1)
+    base = np.full(len(comb), float(np.percentile(comb, 25)))
+    t = np.asarray(samples.get("t", np.arange(len(comb))), np.float64)
+    for s in scenes or []:
+        m = (t >= s.start_s) & (t < s.end_s)
+        if m.sum() >= 3:
+            base[m] = float(np.percentile(comb[m], 25))
+    return (smooth + OFFSET) / (base + OFFSET)
+
+
+def _highest_rise(v: CleanVideo) -> list[float]:
+    rise = comb_rise(v.samples, v.scenes)
+    return [float(rise.max())] if len(rise) else []
+
+
+COMB_RISE = declare(Quantity(
+    key="interlace.comb_rise", measure=_highest_rise, direction=+1, default=10.0,
+    doc="highest comb share (3 samples) over its shot's lower quartile, in a clean video"))
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
+def interlace_events(samples: dict[str, np.ndarray], scenes: list | None = None) -> list[Event]:
+    """Stretches whose comb share rises above its shot's quiet level more than clean
+    footage's ever does."""
+    t = np.asarray(samples.get("t", []), np.float64)
+    comb = np.asarray(samples.get("comb", []), np.float64)
+    if len(t) < 3 or len(comb) != len(t):
+        return []
+    limit = value(COMB_RISE.key)
+    rise = comb_rise(samples, scenes)
+    step = float(np.median(np.diff(t)))
+    merged: list[list[int]] = []
+    for a, b in _runs(rise > limit):
+        if merged and t[a] - t[merged[-1][1] - 1] <= GAP_S + step:
+            merged[-1][1] = b
+        else:
+            merged.append([a, b])
+    out = []
+    for a, b in merged:
+        start, end = float(t[a]), float(t[b - 1] + step)
+        if end - start < MIN_S:
+            continue
+        level = float(np.median(comb[a:b]))
+        r = float(np.median(rise[a:b]))
+        sev = float(np.clip(0.4 + 0.3 * np.log2(max(r / limit, 1.0)), 0, 1))
+        out.append(Event(
+            type="interlace", subtype="combing", start_s=round(start, 2), end_s=round(end, 2),
+            severity=round(sev, 3), score=round(r, 2),
+            evidence={"comb_share": round(level, 5), "rise": round(r, 2),
+                      "clean_limit": round(limit, 2), "samples": int(b - a)},
+        ))
+    return out

@@ -1,0 +1,122 @@
+"""Absolute levels clean footage never reaches, declared for calibration.
+
+Where a detector judges a level with no clean scene beside it (a degradation over the whole
+video, over the shots at one end of it, a scene degraded throughout), the limit is what clean
+real footage does not reach: the video-level percentile of every clean calibration video, the
+level of every run of shots at its ends, the median of every clean shot.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+
+from tools.detectors.calibration import CleanVideo, Quantity, declare
+
+# Runs of whole shots at either end of a video judged like a whole video (see end-run events).
+END_RUN_MIN_SCENES = 3
+END_RUN_MIN_S = 30.0
+
+
+def _pct(x: np.ndarray, q: float) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(np.nanpercentile(x, q)) if np.isfinite(x).any() else float("nan")
+
+
+def whole_key(signal: str, pct: float) -> str:
+    return f"whole.{signal}.p{pct:g}"
+
+
+def end_run_key(signal: str, pct: float) -> str:
+    return f"end_run.{signal}.p{pct:g}"
+
+
+def floor_key(signal: str) -> str:
+    return f"floor.{signal}"
+
+
+# Offsets before the log scale for levels that reach 0 (as the spatial specs use them).
+OFFSETS: dict[str, float] = {"black": 10.0, "noise": 0.3, "saturation": 20.0, "halo": 2.0,
+                             "sharpness": 1.0, "impulse": 0.001}
+
+
+def declare_whole(signal: str, pct: float, direction: int, default: float) -> Quantity:
+    """The video-level percentile of a spatial signal over each clean video."""
+    def measure(v: CleanVideo) -> list[float]:
+        return [_pct(np.asarray(v.samples[signal], np.float64), pct)] if signal in v.samples else []
+
+    return declare(Quantity(
+        key=whole_key(signal, pct), measure=measure, direction=direction, default=default,
+        offset=OFFSETS.get(signal, 0.0), doc=f"p{pct:g} of {signal} over a whole clean video"))
+
+
+def _end_runs(v: CleanVideo) -> list[tuple[np.ndarray, float, float]]:
+    """Masks of the runs of >= END_RUN_MIN_SCENES whole shots spanning >= END_RUN_MIN_S at
+    either end of a video (not all of it), with their spans."""
+    t = np.asarray(v.samples.get("t", []), np.float64)
+    scenes = v.scenes
+    n = len(scenes)
+    out = []
+    for from_end in (False, True):
+        for k in range(END_RUN_MIN_SCENES, n):
+            run = scenes[n - k:] if from_end else scenes[:k]
+            a, b = run[0].start_s, run[-1].end_s
+            if b - a >= END_RUN_MIN_S:
+                out.append(((t >= a) & (t < b), a, b))
+    return out
+
+
+def declare_end_run(signal: str, pct: float, direction: int, default: float) -> Quantity:
+    """The percentile of a spatial signal over every run of shots at a clean video's ends."""
+    def measure(v: CleanVideo) -> list[float]:
+        if signal not in v.samples:
+            return []
+        x = np.asarray(v.samples[signal], np.float64)
+        return [_pct(x[m], pct) for m, _, _ in _end_runs(v) if m.any()]
+
+    return declare(Quantity(
+        key=end_run_key(signal, pct), measure=measure, direction=direction, default=default,
+        offset=OFFSETS.get(signal, 0.0),
+        doc=f"p{pct:g} of {signal} over runs of >= {END_RUN_MIN_SCENES} shots at a clean "
+            "video's start or end"))
+
+
+def declare_floor(signal: str, default: float, log: bool = True) -> Quantity:
+    """The median of a spatial signal in every clean shot (a shot's clean reference)."""
+    def measure(v: CleanVideo) -> Sequence[float]:
+        if signal not in v.samples or not v.scenes:
+            return []
+        t = np.asarray(v.samples["t"], np.float64)
+        x = np.asarray(v.samples[signal], np.float64)
+        out = []
+        for s in v.scenes:
+            m = (t >= s.start_s) & (t < s.end_s)
+            if m.sum() >= 3:
+                out.append(_pct(x[m], 50))
+        return out
+
+    return declare(Quantity(
+        key=floor_key(signal), measure=measure, direction=+1, default=default, log=log,
+        offset=OFFSETS.get(signal, 0.0), doc=f"median of {signal} in a clean shot"))
+
+
+def declare_sample_max(key: str, signal: str, default: float,
+                       where: tuple[str, float] | None = None) -> Quantity:
+    """The largest per-sample value of a signal in a clean video (optionally only where
+    another signal stays at or below a level)."""
+    def measure(v: CleanVideo) -> list[float]:
+        if signal not in v.samples:
+            return []
+        x = np.asarray(v.samples[signal], np.float64)
+        if where is not None:
+            x = x[np.asarray(v.samples[where[0]], np.float64) <= where[1]]
+        x = x[np.isfinite(x)]
+        return [float(x.max())] if len(x) else []
+
+    cond = f" where {where[0]} <= {where[1]:g}" if where else ""
+    return declare(Quantity(key=key, measure=measure, direction=+1, default=default,
+                            offset=OFFSETS.get(signal, 0.0),
+                            doc=f"largest {signal} in a clean video{cond}"))
