@@ -247,7 +247,7 @@ def _deviations(x: np.ndarray, spec: Any) -> np.ndarray:
 
 def sample_evidence(s: Samples) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
     """(events from runs of departing samples, per-type raw score of every sample)."""
-    from tools.events import EXPLAINS, SPATIAL_SPECS
+    from tools.detectors import EXPLAINS, SPATIAL_SPECS
 
     n = len(s.times)
     flags: dict[str, np.ndarray] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tools.events import detect_events
+from tools.detectors import detect_events
 from tools.model import Scene
 from tools.signals import SAMPLE_SIGNALS
 

@@ -24,13 +24,12 @@ from tqdm import tqdm
 
 from tools import ANALYZER_VERSION, EVENTS_VERSION, SIGNALS_VERSION
 from tools.cache import atomic_dir, default_cache_dir, fingerprint, sweep_stale
-from tools.detectors import gates
+from tools.detectors import detect_events, gates
 from tools.detectors.confirm import confirm
 from tools.detectors.corruption import corruption_events
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import interlace_events
 from tools.errors import IndexError_
-from tools.events import detect_events
 from tools.model import Event, Scene, VideoInfo
 from tools.scenes import ShotDetector
 from tools.signals import (

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tools.events import SPATIAL_SPECS
+from tools.detectors import SPATIAL_SPECS
 from tools.model import Event
 
 # Per-frame brightness swing that counts as a flicker hit, and the detector's density cut.

@@ -75,7 +75,7 @@ def stands_off(e: Event) -> bool:
     """A scene-relative event's own level stands off its scene baseline by at least its
     detector's smallest deviation (bridging whole scenes into an event can leave one that
     does not: its signal sits where its scenes' clean level is)."""
-    from tools.events import SPATIAL_SPECS
+    from tools.detectors import SPATIAL_SPECS
 
     ev = e.evidence or {}
     spec = next((s for s in SPATIAL_SPECS if s.signal == ev.get("signal")

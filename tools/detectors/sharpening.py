@@ -1,0 +1,119 @@
+"""Over-sharpening: the halo beside strong edges rises (unsharp masking), told apart from
+the other side of a blur step by sharpened.sharpened."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from tools.detectors.base import MIN_EVENT_S, REPORT_SEVERITY, Context, scene_ids
+from tools.detectors.series import runs
+from tools.detectors.sharpened import sharpened
+from tools.detectors.spatial_events import SpatialDetector
+from tools.detectors.spatial_spec import SpatialSpec
+from tools.model import Event
+
+# A smoothed picture has no halo: the better side of a step where detail fell is no
+# reference, unless the worse side is over-sharpened rather than the better one blurred.
+HALO = SpatialSpec(
+    "sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0,
+    guard=("detail", -1, np.log(1.15)), guard_sharpened=True,
+)
+# Severity of a sharpening found this way, from its sharpness rise (log): 1.0 -> 0.2 .. 5.0 -> 1.
+SHARPEN_RISE = (1.0, 5.0)
+# Fewest samples of the video, and of an event's part and the rest of its scene, to judge.
+JUDGE_MIN_VIDEO = 6
+JUDGE_MIN_SAMPLES = 3
+# A blur event stands for sharpening when at least this share of its judged samples (scene by
+# scene) show their scene's other part over-sharpened.
+SHARPENED_SHARE = 0.5
+
+
+class SharpeningDetector(SpatialDetector):
+    """Halo of over-sharpening (noise and coding raise it too: explained)."""
+
+    name = "sharpening"
+    types = ("sharpening",)
+    explained_by = ("temporal", "noise", "compression")
+    specs = (HALO,)
+
+
+def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
+    """Judge every blur and sharpening event against the rest of its scenes (see
+    sharpened.py): a "blur" whose scenes' other part is over-sharpened becomes sharpening of
+    that part; a "sharpening" whose other part is blurred (and reported so) is dropped."""
+    samples = ctx.samples
+    t = samples.get("t", np.zeros(0))
+    if len(t) < JUDGE_MIN_VIDEO or not any(e.type in ("blur", "sharpening") for e in events):
+        return events
+    sid = scene_ids(t, ctx.scenes)
+    step = float(np.median(np.diff(t)))
+    busy = np.zeros(len(t), dtype=bool)
+    for e in events:  # sharpening amplifies grain: noise found there does not mask it
+        if e.type not in ("noise", "blur", "sharpening"):
+            busy |= (t >= e.start_s) & (t < e.end_s)
+    out: list[Event] = []
+    added: list[Event] = []
+    for e in events:
+        if e.type not in ("blur", "sharpening") or e.evidence.get("whole_video"):
+            out.append(e)
+            continue
+        inside = (t >= e.start_s) & (t < e.end_s)
+        other = np.isin(sid, np.unique(sid[inside])) & ~busy & ~inside
+        if e.type == "blur":
+            instead = _sharpened_instead(e, samples, t, sid, inside, other, step)
+            if instead is None:
+                out.append(e)
+            else:
+                added.extend(instead)
+            continue
+        blurred_rest = any(x.type == "blur" and x.start_s < float(t[other].max(initial=-1)) + step
+                           and x.end_s > float(t[other].min(initial=np.inf)) for x in events)
+        if blurred_rest and sharpened(samples, other, inside) is None:
+            continue
+        out.append(e)
+    for a in added:  # one sharpening seen from several sides is one event: their union
+        same = [x for x in out if x.type == "sharpening" and x.start_s <= a.end_s
+                and a.start_s <= x.end_s]
+        for x in same:
+            out.remove(x)
+            a = replace(a, start_s=min(a.start_s, x.start_s), end_s=max(a.end_s, x.end_s),
+                        severity=max(a.severity, x.severity))
+        out.append(a)
+    return out
+
+
+def _sharpened_instead(e: Event, samples: dict[str, np.ndarray], t: np.ndarray,
+                       sid: np.ndarray, inside: np.ndarray, other: np.ndarray,
+                       step: float) -> list[Event] | None:
+    """The sharpening events a blur event stands for (its scenes' other parts, where most of
+    its judged samples show them over-sharpened), or None when it is a blur."""
+    # Scene by scene: another scene's content says nothing about this one's blur.
+    judged, sharp, rises = 0, np.zeros(len(t), dtype=bool), []
+    for k in np.unique(sid[inside]):
+        a_k, o_k = inside & (sid == k), other & (sid == k)
+        if a_k.sum() < JUDGE_MIN_SAMPLES or o_k.sum() < JUDGE_MIN_SAMPLES:
+            continue
+        judged += int(a_k.sum())
+        rise = sharpened(samples, a_k, o_k)
+        if rise is not None:
+            sharp |= o_k
+            rises.append((rise, int(a_k.sum())))
+    if not rises or sum(n for _, n in rises) < SHARPENED_SHARE * judged:
+        return None
+    rise = max(r for r, _ in rises)
+    lo, hi = SHARPEN_RISE
+    sev = float(np.clip(0.2 + 0.8 * (rise - lo) / (hi - lo), REPORT_SEVERITY, 1.0))
+    out = []
+    for a, b in runs(sharp):
+        if t[b - 1] - t[a] + step < MIN_EVENT_S:
+            continue
+        out.append(Event(
+            type="sharpening", subtype="halo", start_s=round(float(t[a]), 2),
+            end_s=round(float(t[b - 1] + step), 2), severity=round(sev, 3),
+            score=round(rise / np.log(2.0), 2),
+            evidence={"signal": "sharpness", "rise_log": round(rise, 3),
+                      "instead_of": f"blur {e.start_s:.1f}-{e.end_s:.1f}"},
+        ))
+    return out
