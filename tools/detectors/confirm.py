@@ -16,19 +16,15 @@ import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.levels import declare_end_run, declare_whole, end_run_key, whole_key
+from tools.detectors.whole_video import END_RUN_LIMITS, WHOLE_VIDEO_LIMITS
 from tools.model import Event
 
 # (signal, percentile, direction, limit before calibration) of the whole-video judgements
-# and of the end-run judgements (see the whole-video detector).
-WHOLE: tuple[tuple[str, float, int, float], ...] = (
-    ("blockiness", 50, +1, 2.5), ("grid", 50, +1, 4.0), ("halo", 50, +1, 18.0),
-    ("black", 10, +1, 80.0), ("contrast_range", 50, -1, 48.0),
-    ("contrast_range", 90, -1, 120.0), ("noise", 50, +1, 2.0), ("sharpness", 90, -1, 90.0),
-    ("saturation", 10, +1, 80.0),
-)
-END_RUN: tuple[tuple[str, float, int, float], ...] = (
-    ("black", 10, +1, 80.0), ("sharpness", 90, -1, 60.0),
-)
+# and of the end-run judgements, as the whole-video detector makes them.
+WHOLE: tuple[tuple[str, float, int, float], ...] = tuple(
+    (sig, pct, direction, limit) for sig, limit, direction, _clean, pct in WHOLE_VIDEO_LIMITS)
+END_RUN: tuple[tuple[str, float, int, float], ...] = tuple(
+    (sig, pct, direction, limit) for sig, limit, direction, _clean, pct, _guard in END_RUN_LIMITS)
 for _sig, _pct, _dir, _default in WHOLE:
     declare_whole(_sig, _pct, _dir, _default)
 for _sig, _pct, _dir, _default in END_RUN:

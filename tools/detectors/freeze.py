@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.series import runs
 from tools.model import Event
 
 # Frame differences (mean absolute, grey levels of the small frame) above this are motion;
@@ -86,12 +87,6 @@ STILL_RATIO = declare(Quantity(
 ))
 
 
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
-    edges = np.flatnonzero(np.diff(padded))
-    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
-
-
 def _bridged(spans: list[tuple[int, int, float, float]], gap: int) -> list[list[tuple]]:
     """Frozen spans grouped when at most `gap` frames apart."""
     groups: list[list[tuple]] = []
@@ -115,7 +110,7 @@ def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
         held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
     step = 1.0 / fps
     spans = []
-    for a, b in _runs(held):
+    for a, b in runs(held):
         start = float(t[max(0, a - 1)])  # the frame that stays on screen
         end = float(t[b]) if b < len(t) else float(t[-1] + step)
         if end - start >= MIN_S:

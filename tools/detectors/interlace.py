@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.series import runs
 from tools.model import Event
 
 MIN_S = 2.0
@@ -48,12 +49,6 @@ COMB_RISE = declare(Quantity(
     doc="highest comb share (3 samples) over its shot's lower quartile, in a clean video"))
 
 
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
-    edges = np.flatnonzero(np.diff(padded))
-    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
-
-
 def interlace_events(samples: dict[str, np.ndarray], scenes: list | None = None) -> list[Event]:
     """Stretches whose comb share rises above its shot's quiet level more than clean
     footage's ever does."""
@@ -65,7 +60,7 @@ def interlace_events(samples: dict[str, np.ndarray], scenes: list | None = None)
     rise = comb_rise(samples, scenes)
     step = float(np.median(np.diff(t)))
     merged: list[list[int]] = []
-    for a, b in _runs(rise > limit):
+    for a, b in runs(rise > limit):
         if merged and t[a] - t[merged[-1][1] - 1] <= GAP_S + step:
             merged[-1][1] = b
         else:

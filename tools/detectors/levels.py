@@ -14,10 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare
-
-# Runs of whole shots at either end of a video judged like a whole video (see end-run events).
-END_RUN_MIN_SCENES = 3
-END_RUN_MIN_S = 30.0
+from tools.detectors.whole_video import END_RUN_MIN_S, END_RUN_MIN_SCENES
 
 
 def _pct(x: np.ndarray, q: float) -> float:
