@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from tools.detectors.base import scene_ids
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.levels import declare_end_run, declare_whole, end_run_key, whole_key
+from tools.detectors.repeats import hold_clusters
 from tools.detectors.whole_video import END_RUN_LIMITS, WHOLE_VIDEO_LIMITS
 from tools.model import Event
 
@@ -31,31 +33,17 @@ for _sig, _pct, _dir, _default in END_RUN:
     declare_end_run(_sig, _pct, _dir, _default)
 _DIRECTION = {(s, p): d for s, p, d, _ in WHOLE + END_RUN}
 
-# Frames repeated in place: holds of a cluster (see the repeats detector).
-MAX_GAP_S = 2.5
 
 
 def _hold_clusters(v: CleanVideo) -> list[float]:
-    """Holds per cluster of repeated frames in a clean video, for the clusters whose typical
-    hold is >= 2 frames (the ones judged by their number of holds), clustered as the
-    repeats detector does: runs of repeated frames up to MAX_GAP_S long and apart."""
-    d = np.nan_to_num(np.asarray(v.frames.get("diff", []), np.float64), nan=1.0)
-    if len(d) < 3:
+    """Holds per cluster of repeated frames in a clean video, as the repeats detector finds
+    them, for the clusters whose typical hold is >= 2 frames (the ones judged by their number
+    of holds)."""
+    if len(v.frames.get("diff", [])) < 3:
         return []
-    held = d <= min(0.08, 0.25 * float(np.median(d)))
-    padded = np.concatenate(([0], held.astype(np.int8), [0]))
-    edges = np.flatnonzero(np.diff(padded))
-    limit = MAX_GAP_S * v.fps
-    runs = [(a, b) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a <= limit]
-    clusters: list[list[int]] = []
-    last = None
-    for a, b in runs:
-        if last is not None and a - last <= limit:
-            clusters[-1].append(b - a)
-        else:
-            clusters.append([b - a])
-        last = b
-    return [float(len(c)) for c in clusters if np.median(c) >= 2]
+    sid = scene_ids(np.asarray(v.frames["t"]), v.scenes)
+    return [float(len(cl)) for cl in hold_clusters(v.frames, sid, v.fps)
+            if np.median([b - a for a, b in cl]) >= 2]
 
 
 HOLDS = declare(Quantity(

@@ -37,13 +37,6 @@ FLAT_STD = 3.0
 LOCAL_S = 10
 
 
-def typical_motion(diff: np.ndarray) -> float:
-    """Median frame difference over the frames that move (0 when none does)."""
-    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=0.0)
-    moving = d[d > MOVING_DIFF]
-    return float(np.median(moving)) if len(moving) else 0.0
-
-
 def local_motion(diff: np.ndarray, fps: float) -> np.ndarray:
     """Per frame, the typical motion of the moving frames within LOCAL_S seconds: medians of
     one-second blocks, then a running median of those (0 where nothing moves)."""

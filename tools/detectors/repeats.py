@@ -43,22 +43,28 @@ def frozen(diff: np.ndarray, sid: np.ndarray) -> np.ndarray:
     return out
 
 
-def repeat_events(frames: dict[str, np.ndarray], sid: np.ndarray, fps: float) -> list[Event]:
-    """Clusters of repeated frames, each a frame_drop or a stutter event."""
+def hold_clusters(frames: dict[str, np.ndarray], sid: np.ndarray,
+                  fps: float) -> list[list[tuple[int, int]]]:
+    """Runs of repeated frames (up to MAX_HOLD_S long), grouped when CLUSTER_GAP_S apart."""
     t = frames["t"]
     held = frozen(frames["diff"], sid)
     if "contrast" in frames:  # a blank picture (washed out, black) repeats itself: not a freeze
         held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
     found = [(a, b) for a, b in runs(held) if (b - a) <= MAX_HOLD_S * fps]
-    if not found:
-        return []
     clusters: list[list[tuple[int, int]]] = []
     for run in found:
         if clusters and t[run[0]] - t[clusters[-1][-1][1] - 1] <= CLUSTER_GAP_S:
             clusters[-1].append(run)
         else:
             clusters.append([run])
-    return [e for cl in clusters if (e := _cluster_event(cl, t, fps)) is not None]
+    return clusters
+
+
+def repeat_events(frames: dict[str, np.ndarray], sid: np.ndarray, fps: float) -> list[Event]:
+    """Clusters of repeated frames, each a frame_drop or a stutter event."""
+    t = frames["t"]
+    return [e for cl in hold_clusters(frames, sid, fps)
+            if (e := _cluster_event(cl, t, fps)) is not None]
 
 
 def _cluster_event(cl: list[tuple[int, int]], t: np.ndarray, fps: float) -> Event | None:
