@@ -26,7 +26,11 @@ from tools import ANALYZER_VERSION, EVENTS_VERSION, SIGNALS_VERSION
 from tools.cache import atomic_dir, default_cache_dir, fingerprint, sweep_stale
 from tools.detectors import detect_events, gates
 from tools.detectors.confirm import confirm
-from tools.detectors.corruption import corruption_events
+from tools.detectors.corruption import (
+    corruption_events,
+    explained_by_damage,
+    without_damage_cuts,
+)
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import interlace_events
 from tools.errors import IndexError_
@@ -236,13 +240,15 @@ def derive(
     tools/detectors/confirm.py) and, unless `gated` is off (calibration itself), their
     type's clean-footage severity gate; then they are cut to the video and de-duplicated.
     """
+    damage = corruption_events(frames, fps)
+    cuts, corr = without_damage_cuts(frames, raw_cuts, damage)
     shots = ShotDetector(fps)
-    shots.cuts = [int(c) for c in raw_cuts]
-    scenes = shots.scenes(frames["t"], frames.get("corr"), frames.get("diff"))
+    shots.cuts = cuts
+    scenes = shots.scenes(frames["t"], corr, frames.get("diff"))
     events = detect_events(frames, samples, scenes, fps)
     freezes = freeze_events(frames, fps)
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
-    events += corruption_events(frames, fps) + interlace_events(samples, scenes)
+    events = explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
     if gated:
         events = gates.gated(events)
     t = frames.get("t", np.zeros(0))

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bench.figures.anchors import freezedetect
+from bench.figures.anchors import freezedetect, metric_series, outlier_spans
 from bench.generate.corpus import concatenated, corpus_clips, looped, rate_families
 from tools.index import get_index
 
@@ -86,9 +86,22 @@ def print_clean(rows: list[dict[str, Any]]) -> None:
                   f"{e['start_s']:.1f}-{e['end_s']:.1f} sev {e['severity']:.2f}")
 
 
+ANCHORS = {"freeze": "freezedetect", "blur": "blurdetect", "compression": "blockdetect"}
+
+
+def _anchor_spans(video: Path, etype: str, memo: dict) -> list[tuple[float, float]]:
+    key = (str(video), ANCHORS[etype])
+    if key not in memo:
+        memo[key] = freezedetect(video) if etype == "freeze" else \
+            outlier_spans(*metric_series(video, ANCHORS[etype]))
+    return memo[key]
+
+
 def track_figures(track: Path, work: Path, anchors: bool) -> list[dict[str, Any]]:
-    """Each track video indexed; the best IoU of the right type per truth window."""
+    """Each track video indexed; the best IoU of the right type per truth window, and the
+    events lying outside every window (false alarms on the untouched footage)."""
     rows = []
+    memo: dict = {}
     for line in (track / "truth.jsonl").read_text().splitlines():
         if not line.strip():
             continue
@@ -97,42 +110,75 @@ def track_figures(track: Path, work: Path, anchors: bool) -> list[dict[str, Any]
         if not video.is_absolute():
             video = track / video
         res = _index(video, work)
-        for w in item.get("windows", [item]):
-            truth = {**item, **w}
+        wins = item.get("windows", [item])
+        spans = [(w["start_s"], w["end_s"]) for w in wins]
+        outside = [e for e in res["events"]
+                   if all(iou(s, (e["start_s"], e["end_s"])) == 0 for s in spans)]
+        for k, w in enumerate(wins):
+            truth = {**{x: y for x, y in item.items() if x != "windows"}, **w}
             row = {**truth, "iou": best_iou(truth, res["events"]),
                    "found_types": sorted({e["type"] for e in res["events"]
                                           if iou((truth["start_s"], truth["end_s"]),
-                                                 (e["start_s"], e["end_s"])) > 0})}
-            if anchors and truth["type"] == "freeze":
-                spans = freezedetect(video)
+                                                 (e["start_s"], e["end_s"])) > 0}),
+                   "false_outside": outside if k == 0 else [],
+                   "clean_s": (res["duration_s"] - sum(b - a for a, b in spans)) if k == 0
+                   else 0.0}
+            if anchors and truth["type"] in ANCHORS:
+                row["anchor"] = ANCHORS[truth["type"]]
                 row["anchor_iou"] = max((iou((truth["start_s"], truth["end_s"]), s)
-                                         for s in spans), default=0.0)
+                                         for s in _anchor_spans(video, truth["type"], memo)),
+                                        default=0.0)
             rows.append(row)
     return rows
 
 
+def _family(codec: str) -> str:
+    return codec.split("-")[0]
+
+
 def print_track(rows: list[dict[str, Any]]) -> None:
-    """Found share (IoU >= 0.5, right type) per distortion and level, per codec for freezes."""
+    """Found share (IoU >= 0.5, right type) per type and level, per distortion, per codec for
+    frozen pictures, for damaged stretches; false events on the untouched footage."""
     print("\n## ffmpeg distortion track (evaluation part): right type with IoU >= 0.5")
-    table: dict[tuple[str, str], dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
-    for r in rows:
-        table[(r["distortion"], r["type"])][int(r["level"])].append(r["iou"] >= IOU_FOUND)
-    print("| distortion | type | level 1 | level 2 | level 3 | levels 2-3 |")
-    print("|---|---|---|---|---|---|")
-    for (dist, etype), lv in sorted(table.items()):
-        cells = [_pct(lv.get(k, [])) for k in (1, 2, 3)]
-        print(f"| {dist} | {etype} | {' | '.join(cells)} | {_pct(lv.get(2, []) + lv.get(3, []))} |")
+    for key, title in (("type", "type"), ("distortion", "distortion")):
+        table: dict[str, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
+        anchor: dict[str, list[bool]] = defaultdict(list)
+        for r in rows:
+            if r["type"] in ("freeze", "corruption") and key == "distortion":
+                continue
+            table[r[key]][int(r["level"])].append(r["iou"] >= IOU_FOUND)
+            if "anchor_iou" in r:
+                anchor[r[key]].append(r["anchor_iou"] >= IOU_FOUND)
+        print(f"\n| {title} | level 1 | level 2 | level 3 | levels 2-3 | ffmpeg anchor |")
+        print("|---|---|---|---|---|---|")
+        for name, lv in sorted(table.items()):
+            cells = [_pct(lv.get(k, [])) for k in (1, 2, 3)]
+            an = anchor.get(name, [])
+            print(f"| {name} | {' | '.join(cells)} | {_pct(lv.get(2, []) + lv.get(3, []))} | "
+                  f"{_pct(an) if an else '-'} |")
     freezes = [r for r in rows if r["type"] == "freeze"]
     if freezes:
-        print("\n| frozen picture | codec | found | ffmpeg freezedetect |")
-        print("|---|---|---|---|")
+        print("\n| frozen picture >= 2 s | found | ffmpeg freezedetect |")
+        print("|---|---|---|")
         by_codec: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in freezes:
             by_codec[str(r.get("codec", "?"))].append(r)
+            by_codec[f"all {_family(str(r.get('codec', '?')))}"].append(r)
         for codec, rs in sorted(by_codec.items()):
             anchor = [r["anchor_iou"] >= IOU_FOUND for r in rs if "anchor_iou" in r]
-            print(f"| >= 2 s | {codec} | {_pct([r['iou'] >= IOU_FOUND for r in rs])} | "
+            print(f"| {codec} | {_pct([r['iou'] >= IOU_FOUND for r in rs])} | "
                   f"{_pct(anchor) if anchor else '-'} |")
+    damage = [r for r in rows if r["type"] == "corruption"]
+    if damage:
+        print(f"\n| damaged stretches (packets through the noise bsf) | "
+              f"{_pct([r['iou'] >= IOU_FOUND for r in damage])} |\n|---|---|")
+    clean_h = sum(r["clean_s"] for r in rows) / 3600
+    false = [(r["video"], e) for r in rows for e in r["false_outside"]]
+    print(f"\nEvents on the untouched footage of the track videos: {len(false)} in "
+          f"{clean_h * 60:.0f} min ({len(false) / max(clean_h, 1e-9):.1f} per hour)")
+    for video, e in false:
+        print(f"  false: {video}: {e['type']}/{e['subtype']} {e['start_s']:.1f}-"
+              f"{e['end_s']:.1f} sev {e['severity']:.2f}")
     misses = [r for r in rows if r["iou"] < IOU_FOUND]
     for r in misses:
         print(f"  missed: {Path(str(r['video'])).name} {r['distortion']} L{r['level']} "
@@ -148,7 +194,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--corpus", type=Path, default=None)
     ap.add_argument("--work", type=Path, required=True)
     ap.add_argument("--track", type=Path, default=None, help="ffmpeg track directory")
-    ap.add_argument("--anchors", action="store_true", help="ffmpeg freezedetect beside")
+    ap.add_argument("--anchors", action="store_true",
+                    help="ffmpeg freezedetect, blurdetect and blockdetect beside")
     ap.add_argument("--skip-clean", action="store_true")
     args = ap.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)

@@ -49,3 +49,42 @@ def corruption_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
             evidence={"decoder_errors": int(n_err), "errors_per_s": round(rate, 2)},
         ))
     return out
+
+
+# The picture around a damaged stretch is still unsettled this long (seconds) on each side:
+# the decoder conceals from neighbours and the next keyframe may be late.
+SETTLE_S = 1.0
+
+
+def _spans(damage: list[Event]) -> list[tuple[float, float]]:
+    return [(e.start_s - SETTLE_S, e.end_s + SETTLE_S) for e in damage]
+
+
+def without_damage_cuts(frames: dict[str, np.ndarray], raw_cuts: list[int],
+                        damage: list[Event]) -> tuple[list[int], np.ndarray | None]:
+    """Shot cuts and frame correlation with the damaged stretches taken out: smeared and grey
+    pictures are not new shots, and a scene split there would give the footage after the
+    damage a reference of its own."""
+    t = np.asarray(frames.get("t", []), dtype=np.float64)
+    corr = frames.get("corr")
+    if not damage or len(t) == 0:
+        return list(raw_cuts), corr
+    inside = np.zeros(len(t), dtype=bool)
+    for a, b in _spans(damage):
+        inside |= (t >= a) & (t <= b)
+    cuts = [int(c) for c in raw_cuts if not (0 <= int(c) < len(t) and inside[int(c)])]
+    if corr is not None and len(corr) == len(t):
+        corr = np.where(inside, 1.0, np.asarray(corr, dtype=np.float64))
+    return cuts, corr
+
+
+def explained_by_damage(events: list[Event], damage: list[Event]) -> list[Event]:
+    """Events of other types lying mostly inside a damaged stretch are that damage (a smear
+    reads as blur, a green slice as a colour shift): they are dropped."""
+    spans = _spans(damage)
+
+    def inside(e: Event) -> bool:
+        length = max(e.end_s - e.start_s, 1e-6)
+        return any(min(e.end_s, b) - max(e.start_s, a) >= 0.5 * length for a, b in spans)
+
+    return [e for e in events if e.type == "corruption" or not inside(e)]
