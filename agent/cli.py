@@ -18,7 +18,14 @@ from rich.console import Console
 from rich.table import Table
 
 from agent.timefmt import hms
-from tools.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, LvqError, exit_code_of
+from tools.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_STORAGE,
+    EXIT_USAGE,
+    LvqError,
+    exit_code_of,
+)
 from tools.jsonsafe import dumps
 
 app = typer.Typer(
@@ -59,8 +66,12 @@ def reported(writing: Path | None = None) -> Iterator[None]:
     except LvqError as exc:
         fail(str(exc), exit_code_of(exc))
     except OSError as exc:
-        where = f"cannot write {writing}: " if writing else ""
-        fail(f"{where}{exc.strerror or exc}", exit_code_of(exc))
+        if writing:
+            fail(f"cannot write {writing}: {exc.strerror or exc}", EXIT_STORAGE)
+        what = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
+        fail(what, exit_code_of(exc))
+    except KeyboardInterrupt:
+        fail("interrupted", EXIT_INTERRUPTED)
 
 
 @app.command("index")

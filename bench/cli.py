@@ -196,7 +196,7 @@ def run_cmd(
                   "resume (answered items are skipped)", highlight=False, soft_wrap=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     spath = summary or summary_path(target)
-    write_summary(spath, result)
+    _guard(write_summary, spath, result)
     name = run_label(result)
     out.print(table4([(name, result)]))
     out.print(levels_table([(name, result)]))

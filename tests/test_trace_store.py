@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from agent import cli
 from agent.trace import TraceRecorder, list_traces, load_trace
-from tools.errors import EXIT_STORAGE, EXIT_USAGE
+from tools.errors import EXIT_INPUT, EXIT_STORAGE, EXIT_USAGE
 
 REPO = Path(__file__).resolve().parents[1]
 IDS = ("20261124-100000-aaaaaa", "20261124-110000-bbbbbb")
@@ -98,3 +98,24 @@ def test_trace_ids_cannot_name_paths(store, tid):
         assert res.exit_code == EXIT_USAGE, res.output
         assert res.output.strip().count("\n") == 0 and "not a trace id" in res.output
     assert not (store / "p.png").exists()
+
+
+def test_plot_codes_input_for_a_lost_video_and_storage_for_an_unwritable_png(store, tmp_path):
+    res = runner.invoke(cli.app, ["trace", "plot", IDS[0], "-o", str(tmp_path / "p.png"),
+                                  "--cache-dir", str(store)])
+    assert res.exit_code == EXIT_INPUT and "cannot plot" in res.output and one_line(res)
+    from tiny_videos import tiny_video
+
+    video = tiny_video(tmp_path / "v.mp4", 1.0)
+    rec = TraceRecorder(str(video), "Blur?", [], "local", 5, trace_id="20261124-130000-dddddd")
+    rec.finish({"answer": "No.", "steps": 1})
+    rec.save(store)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    res = runner.invoke(cli.app, ["trace", "plot", "last", "-o", str(blocker / "p.png"),
+                                  "--cache-dir", str(store)])
+    assert res.exit_code == EXIT_STORAGE and "cannot write" in res.output and one_line(res)
+
+
+def one_line(res) -> bool:
+    return res.output.strip().count("\n") == 0 and "Traceback" not in res.output

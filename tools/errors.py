@@ -65,6 +65,8 @@ def exit_code_of(exc: BaseException) -> int:
     """The documented exit code of an exception (1 for anything unexpected)."""
     if isinstance(exc, KeyboardInterrupt):
         return EXIT_INTERRUPTED
+    if isinstance(vars(exc).get("exit_code"), int):  # set on one error where it was raised
+        return vars(exc)["exit_code"]
     for cls in type(exc).__mro__:
         code = _BY_NAME.get(f"{cls.__module__}.{cls.__qualname__}")
         if code is not None:
