@@ -1,12 +1,15 @@
 """The `agent` command line: gathers options, calls the library, prints results.
 
-Bad input ends with one line on stderr and a non-zero exit, never a traceback.
+Bad input ends with one line on stderr and a documented non-zero exit code (tools/errors.py,
+README "Exit codes"), never a traceback.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +18,15 @@ from rich.console import Console
 from rich.table import Table
 
 from agent.timefmt import hms
-from tools.errors import LvqError
+from tools.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_STORAGE,
+    EXIT_USAGE,
+    LvqError,
+    exit_code_of,
+)
+from tools.jsonsafe import dumps
 
 app = typer.Typer(
     add_completion=False,
@@ -40,10 +51,27 @@ def _root() -> None:
     """lvq-agent: answer picture-quality questions about long videos with measured evidence."""
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = EXIT_USAGE) -> None:
     """Print one error line and exit non-zero."""
     err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
+
+
+@contextmanager
+def reported(writing: Path | None = None) -> Iterator[None]:
+    """Run a command body: user errors and file-system errors end as one line and their exit
+    code; `writing` names the output file an OSError is about."""
+    try:
+        yield
+    except LvqError as exc:
+        fail(str(exc), exit_code_of(exc))
+    except OSError as exc:
+        if writing:
+            fail(f"cannot write {writing}: {exc.strerror or exc}", EXIT_STORAGE)
+        what = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
+        fail(what, exit_code_of(exc))
+    except KeyboardInterrupt:
+        fail("interrupted", EXIT_INTERRUPTED)
 
 
 @app.command("index")
@@ -58,15 +86,13 @@ def index_cmd(
     """Build (or reuse) the quality index of VIDEO and summarise facts, scenes and events."""
     from tools.index import get_index
 
-    try:
+    with reported():
         index = get_index(
             video, cache_dir=cache_dir, progress=not quiet, rebuild=rebuild, clip=clip
         )
-    except LvqError as exc:
-        fail(str(exc))
     summary = index.summary()
     if as_json:
-        sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+        sys.stdout.write(dumps(summary, indent=2) + "\n")
         return
     print_summary(summary)
 
@@ -95,13 +121,11 @@ def answer_cmd(
 
     opts = list(option or [])
     extra = {"model": model, "base_url": base_url} if brain.strip().lower() != "local" else {}
-    try:
+    with reported():
         ans = answer_question(
             video, question, opts, brain=brain, max_steps=max_steps, cache_dir=cache_dir,
             progress=not quiet, brain_options=extra,
         )
-    except LvqError as exc:
-        fail(str(exc))
     if as_json:
         sys.stdout.write(ans.model_dump_json() + "\n")
         return
@@ -121,21 +145,48 @@ def trace_list(
     """List stored traces, newest first."""
     from agent.trace import list_traces
 
-    rows = list_traces(cache_dir)[:limit]
+    with reported():
+        rows = list_traces(cache_dir)[:limit]
     if as_json:
-        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        sys.stdout.write(dumps(rows, indent=1) + "\n")
         return
     if not rows:
         out.print("no traces yet (run `agent answer VIDEO QUESTION`)")
         return
+    if out.is_terminal and out.width >= TABLE_MIN_WIDTH:
+        out.print(_trace_table(rows))
+        return
+    # A pipe or a narrow terminal: plain lines, so no id or file name is ever cut.
+    for r in rows:
+        head = f"{r['trace_id']}  "
+        if r.get("unreadable"):
+            sys.stdout.write(f"{head}(unreadable: {r['unreadable']})\n")
+            continue
+        sys.stdout.write(f"{head}{r['created']}  {r['brain']}  {r['steps']} steps  "
+                         f"{r['video']}\n    Q: {r['question']}\n    A: {_answer_text(r)}\n")
+
+
+TABLE_MIN_WIDTH = 100  # below this a 7-column table squeezes every column but the id away
+
+
+def _answer_text(row: dict) -> str:
+    return (f"{row['choice']}: " if row.get("choice") else "") + str(row.get("answer", ""))
+
+
+def _trace_table(rows: list[dict]) -> Table:
+    """The trace list as a table: the id never wraps or shrinks, other columns fold."""
     table = Table(title=f"{len(rows)} traces", title_justify="left")
-    for col in ("id", "created", "brain", "steps", "video", "question", "answer"):
+    width = max(len(r["trace_id"]) for r in rows)
+    table.add_column("id", no_wrap=True, min_width=width)
+    for col in ("created", "brain", "steps", "video", "question", "answer"):
         table.add_column(col, overflow="fold")
     for r in rows:
-        ans = (f"{r['choice']}: " if r.get("choice") else "") + str(r.get("answer", ""))
+        if r.get("unreadable"):
+            table.add_row(r["trace_id"], "", "", "", "", f"(unreadable: {r['unreadable']})", "")
+            continue
         table.add_row(r["trace_id"], r["created"], r["brain"], str(r["steps"]), r["video"],
-                      r["question"][:60], ans[:60])
-    out.print(table)
+                      r["question"][:60], _answer_text(r)[:60])
+    return table
 
 
 @trace_app.command("show")
@@ -147,15 +198,13 @@ def trace_show(
     """Show one trace: the question, every step (tool, arguments, result, time), the answer."""
     from agent.trace import load_trace, step_rows
 
-    try:
+    with reported():
         tr = load_trace(trace_id, cache_dir)
-    except LvqError as exc:
-        fail(str(exc))
     if as_json:
-        sys.stdout.write(json.dumps(tr, indent=1) + "\n")
+        sys.stdout.write(dumps(tr, indent=1) + "\n")
         return
     out.print(f"[bold]trace {tr.get('trace_id')}[/]  {tr.get('created', '')}  brain "
-              f"{tr.get('brain')}  video {tr.get('video')}", highlight=False)
+              f"{tr.get('brain')}  video {tr.get('video')}", highlight=False, soft_wrap=True)
     out.print(f"question: {tr.get('question')}", highlight=False)
     for i, o in enumerate(tr.get("options") or []):
         out.print(f"  {chr(65 + i)}. {o}", highlight=False)
@@ -191,14 +240,11 @@ def trace_plot(
     from agent.plot import plot_trace
     from agent.trace import load_trace
 
-    try:
+    with reported():
         tr = load_trace(trace_id, cache_dir)
+    with reported(writing=output):
         path = plot_trace(tr, output, cache_dir=cache_dir)
-    except LvqError as exc:
-        fail(str(exc))
-    except OSError as exc:
-        fail(f"cannot write {output}: {exc}")
-    out.print(f"wrote {path}", highlight=False)
+    out.print(f"wrote {path}", highlight=False, soft_wrap=True)
 
 
 def print_summary(summary: dict) -> None:
@@ -245,7 +291,13 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         err.print("interrupted")
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # noqa: BLE001 - a bug: one line and exit 1, traceback on demand
+        if os.environ.get("LVQ_DEBUG"):
+            raise
+        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc} "
+                  "(set LVQ_DEBUG=1 for the traceback)", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_INTERNAL)
 
 
 if __name__ == "__main__":

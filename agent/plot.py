@@ -35,7 +35,7 @@ def _clock(x: float, _pos: Any = None) -> str:
 
 
 def _load_index(trace: dict[str, Any], cache_dir: Path | None):
-    from tools.errors import LvqError
+    from tools.errors import LvqError, exit_code_of
     from tools.index import get_index, load
 
     d = trace.get("index_dir")
@@ -47,7 +47,9 @@ def _load_index(trace: dict[str, Any], cache_dir: Path | None):
     try:
         return get_index(trace.get("video", ""), cache_dir=cache_dir, progress=False)
     except LvqError as exc:
-        raise TraceError(f"cannot plot: the video's index is unavailable ({exc})") from None
+        err = TraceError(f"cannot plot: the video's index is unavailable ({exc})")
+        err.exit_code = exit_code_of(exc)  # a missing video stays an input error
+        raise err from None
 
 
 def _steps(trace: dict[str, Any]) -> list[dict[str, Any]]:

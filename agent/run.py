@@ -22,6 +22,8 @@ from agent.graph import build_graph, collect_evidence, recursion_limit
 from agent.timefmt import hms
 from agent.toolbox import Toolbox
 from agent.trace import TraceRecorder
+from tools.cache import default_cache_dir, warn_unwritable
+from tools.errors import UsageError
 
 DEFAULT_MAX_STEPS = 12
 
@@ -60,6 +62,8 @@ def answer_question(
     trace of the run so far is saved.
     """
     t0 = time.perf_counter()
+    if not question or not question.strip():
+        raise UsageError("the question is empty: ask something, e.g. 'When does flicker occur?'")
     b = get_brain(brain, **(brain_options or {})) if isinstance(brain, str) else brain
     if index is None:
         from tools.index import get_index
@@ -86,7 +90,7 @@ def answer_question(
     except BaseException as exc:
         rec.note(f"run failed: {type(exc).__name__}: {exc}")
         rec.finish({"error": f"{type(exc).__name__}: {exc}"})
-        rec.save(cache_dir)
+        save_trace(rec, cache_dir)
         raise
     raw = dict(out.get("answer") or {})
     segs = [Segment.model_validate(s) for s in raw.get("segments") or []]
@@ -102,5 +106,14 @@ def answer_question(
         elapsed_s=round(time.perf_counter() - t0, 3),
     )
     rec.finish({**ans.model_dump(), "forced": bool(raw.get("forced"))})
-    rec.save(cache_dir)
+    save_trace(rec, cache_dir)
     return ans
+
+
+def save_trace(rec: TraceRecorder, cache_dir: Path | None) -> Path | None:
+    """Store a run's trace; a read-only cache costs only the trace (said once on stderr)."""
+    try:
+        return rec.save(cache_dir)
+    except OSError:
+        warn_unwritable(cache_dir or default_cache_dir())
+        return None

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.cache import default_cache_dir
-from tools.errors import LvqError
+from tools.errors import EXIT_STORAGE, LvqError
 
 TRACE_DIR = "traces"
 RESULT_CHARS = 600  # result text kept per tool step
@@ -194,34 +194,94 @@ class TraceRecorder:
 # ---------------------------------------------------------------- reading
 
 
+class TraceUnreadable(TraceError):
+    """A stored trace file cannot be read or does not hold a trace (the store is damaged)."""
+
+    exit_code = EXIT_STORAGE
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"cannot read trace {path}: {reason}")
+        self.reason = reason
+
+
+def _shape_problem(d: Any) -> str | None:
+    """Why parsed JSON is not a trace the commands can show, or None when it is one."""
+    if not isinstance(d, dict):
+        return f"holds a JSON {type(d).__name__}, not a trace object"
+    kinds = {"steps": list, "options": list, "answer": dict, "tokens": dict}
+    for key, kind in kinds.items():
+        if d.get(key) is not None and not isinstance(d[key], kind):
+            return f"field {key!r} is not a {kind.__name__}"
+    if not all(isinstance(s, dict) for s in d.get("steps") or []):
+        return "a step is not an object"
+    if not isinstance(d.get("elapsed_s", 0) or 0, int | float):
+        return "field 'elapsed_s' is not a number"
+    segs = (d.get("answer") or {}).get("segments") or []
+    if not isinstance(segs, list) or not all(
+            isinstance(s, dict) and all(isinstance(s.get(k, 0), int | float)
+                                        for k in ("start_s", "end_s", "severity"))
+            and "start_s" in s and "end_s" in s for s in segs):
+        return "the answer's segments are damaged"
+    return None
+
+
+def read_trace_file(path: Path) -> dict[str, Any]:
+    """One trace file as a dict; TraceUnreadable when it is unreadable or not a trace."""
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise TraceUnreadable(path, str(exc)) from None
+    problem = _shape_problem(d)
+    if problem:
+        raise TraceUnreadable(path, problem)
+    return d
+
+
 def list_traces(cache_dir: Path | None = None) -> list[dict[str, Any]]:
-    """Stored traces, newest first, each as a short record (id, time, brain, question...)."""
+    """Stored traces, newest first, each as a short record (id, time, brain, question...).
+
+    A file that cannot be read or is not a trace is listed with an `unreadable` reason
+    instead of its fields, so one damaged file neither hides the others nor stops the list.
+    """
     folder = traces_dir(cache_dir)
     rows = []
     for p in sorted(folder.glob("*.json"), reverse=True) if folder.is_dir() else []:
         try:
-            d = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            d = read_trace_file(p)
+        except TraceUnreadable as exc:
+            rows.append({"trace_id": p.stem, "created": "", "brain": "", "steps": "",
+                         "video": "", "question": "", "answer": "", "choice": None,
+                         "elapsed_s": None, "unreadable": exc.reason})
             continue
         ans = d.get("answer") or {}
         rows.append({
-            "trace_id": d.get("trace_id", p.stem),
-            "created": d.get("created", ""),
-            "brain": d.get("brain", ""),
-            "steps": ans.get("steps", len([s for s in d.get("steps", [])
+            "trace_id": str(d.get("trace_id", p.stem)),
+            "created": str(d.get("created", "")),
+            "brain": str(d.get("brain", "")),
+            "steps": ans.get("steps", len([s for s in d.get("steps") or []
                                            if s.get("kind") == "brain"])),
             "video": Path(str(d.get("video", ""))).name,
-            "question": d.get("question", ""),
-            "answer": ans.get("answer", ""),
+            "question": str(d.get("question", "")),
+            "answer": str(ans.get("answer", "")),
             "choice": ans.get("choice"),
             "elapsed_s": d.get("elapsed_s"),
         })
     return rows
 
 
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+
+
 def find_trace(trace_id: str, cache_dir: Path | None = None) -> Path:
-    """The trace file for an id, a unique id prefix, or 'last'; TraceError otherwise."""
+    """The trace file for an id, a unique id prefix, or 'last'; TraceError otherwise.
+
+    Ids are plain words (letters, digits, '-', '_'): anything else could name a file outside
+    the trace store ('../../etc/passwd') and is refused before any file is touched.
+    """
     folder = traces_dir(cache_dir)
+    if trace_id not in ("last", "latest") and not _ID.fullmatch(trace_id):
+        raise TraceError(f"not a trace id: {trace_id!r} (ids look like 20250101-120000-3fa2c1; "
+                         "see `agent trace list`)")
     files = sorted(folder.glob("*.json")) if folder.is_dir() else []
     if not files:
         raise TraceError(f"no traces in {folder}")
@@ -239,12 +299,21 @@ def find_trace(trace_id: str, cache_dir: Path | None = None) -> Path:
 
 
 def load_trace(trace_id: str, cache_dir: Path | None = None) -> dict[str, Any]:
-    """The stored trace as a dict."""
+    """The stored trace as a dict; 'last' is the newest trace that can be read."""
     path = find_trace(trace_id, cache_dir)
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise TraceError(f"cannot read trace {path}: {exc}") from None
+    if trace_id not in ("last", "latest"):
+        return read_trace_file(path)
+    for p in sorted(path.parent.glob("*.json"), reverse=True):
+        try:
+            return read_trace_file(p)
+        except TraceUnreadable:
+            continue
+    raise TraceUnreadable(path.parent, "no trace in it can be read")
+
+
+def _ms(seconds: Any) -> str:
+    """Milliseconds of a stored duration ('' when it is missing or not a number)."""
+    return f"{1000 * seconds:.0f}" if isinstance(seconds, int | float) else ""
 
 
 def step_rows(trace: dict[str, Any]) -> list[dict[str, str]]:
@@ -260,7 +329,7 @@ def step_rows(trace: dict[str, Any]) -> list[dict[str, str]]:
                 "what": f"brain turn {s.get('turn', '')}",
                 "args": f"-> {calls}" if calls else "(answers in text)",
                 "result": (s.get("text") or s.get("note") or "")[:160],
-                "ms": f"{1000 * s.get('elapsed_s', 0):.0f}",
+                "ms": _ms(s.get("elapsed_s")),
                 "tokens": str(tok.get("total_tokens", "")) if tok else "",
             })
         elif kind == "tool":
@@ -271,7 +340,7 @@ def step_rows(trace: dict[str, Any]) -> list[dict[str, str]]:
                 "what": str(s.get("tool", "")),
                 "args": args[:120],
                 "result": status + str(s.get("summary", ""))[:200],
-                "ms": f"{1000 * s.get('elapsed_s', 0):.0f}",
+                "ms": _ms(s.get("elapsed_s")),
                 "tokens": "",
             })
         else:

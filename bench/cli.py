@@ -1,12 +1,14 @@
 """The `bench` command line: generate NDQA sets, run tracks, report and compare results,
 import public benchmark files. It gathers options and calls the library.
 
-Bad input ends with one line on stderr and a non-zero exit, never a traceback.
+Bad input ends with one line on stderr and a documented non-zero exit code (tools/errors.py,
+README "Exit codes"), never a traceback.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +17,14 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
-from tools.errors import LvqError
+from tools.errors import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    LvqError,
+    exit_code_of,
+)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="lvq-agent benchmarks: NDQA generation, tracks, results, comparisons.")
@@ -28,7 +37,7 @@ CacheOpt = Annotated[Path | None, typer.Option(
     help="Index/trace cache [default: $XDG_CACHE_HOME/lvq-agent or ~/.cache/lvq-agent].")]
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = EXIT_USAGE) -> None:
     """Print one error line and exit non-zero."""
     err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
@@ -45,12 +54,13 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _guard(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Call fn; user errors become one line and exit code 2."""
+    """Call fn; user errors become one line and their exit code (bad values: usage, 2)."""
     try:
         return fn(*args, **kwargs)
-    except (LvqError, ValueError, ValidationError, FileNotFoundError, KeyError,
-            IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        fail(_one_line(exc))
+    except (LvqError, OSError) as exc:
+        fail(_one_line(exc), exit_code_of(exc))
+    except (ValueError, ValidationError, KeyError) as exc:
+        fail(_one_line(exc), EXIT_USAGE)
 
 
 def _csv(text: str | None) -> list[str] | None:
@@ -162,7 +172,7 @@ def run_cmd(
         video_dir=str(video_dir) if video_dir else None, model=model, base_url=base_url,
         judge_model=judge_model, open_scoring=open_score, fsync=fsync).check())
     if not items.is_file():
-        fail(f"no such item file: {items}")
+        fail(f"no such item file: {items}", EXIT_INPUT)
     target = out_path or items.parent / "results" / f"{cfg.track}-{cfg.brain}.jsonl"
     counter = {"n": 0, "ok": 0, "mcq": 0}
 
@@ -176,9 +186,17 @@ def run_cmd(
             note = f"  error on {rec['id']}: {rec['error']}" if rec.get("error") else ""
             err.print(f"{counter['n']} answered, MCQ so far {acc}{note}", highlight=False)
 
-    result = _guard(run, items, target, cfg, limit=limit, on_record=on_record)
+    try:
+        result = _guard(run, items, target, cfg, limit=limit, on_record=on_record)
+    except KeyboardInterrupt:
+        from bench.runner import read_results
+
+        err.print(f"interrupted: {counter['n']} items written to {target} in this run "
+                  f"({len(read_results(target))} there in all); run the same command again to "
+                  "resume (answered items are skipped)", highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     spath = summary or summary_path(target)
-    write_summary(spath, result)
+    _guard(write_summary, spath, result)
     name = run_label(result)
     out.print(table4([(name, result)]))
     out.print(levels_table([(name, result)]))
@@ -302,22 +320,32 @@ def import_cmd(
     from bench.items import write_items
 
     if not file.exists():
-        fail(f"no such file: {file}")
+        fail(f"no such file: {file}", EXIT_INPUT)
     items, errors = _guard(import_file, file, fmt, split=split)
     for e in errors[:20]:
         err.print(f"skipped {e}", highlight=False)
     if len(errors) > 20:
         err.print(f"... and {len(errors) - 20} more skipped records", highlight=False)
     if not items:
-        fail(f"no valid items in {file}")
+        fail(f"no valid items in {file}", EXIT_INPUT)
     target = out_path or file.with_name(file.stem + ".items.jsonl")
     n = _guard(write_items, target, items)
     out.print(f"{n} items -> {target} ({len(errors)} records skipped)", highlight=False)
 
 
 def main() -> None:
-    """Entry point of the `bench` console script."""
-    app()
+    """Entry point of the `bench` console script (bugs: one line and exit 1)."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # noqa: BLE001 - a bug: one line and exit 1, traceback on demand
+        if os.environ.get("LVQ_DEBUG"):
+            raise
+        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc} "
+                  "(set LVQ_DEBUG=1 for the traceback)", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_INTERNAL)
 
 
 if __name__ == "__main__":

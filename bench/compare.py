@@ -17,6 +17,7 @@ from rich.table import Table
 
 from bench.items import DIMENSIONS_BY_LEVEL, LEVELS, MCQ_DIMENSIONS
 from bench.runner import read_results, summarize_records
+from tools.errors import InputError
 
 
 def _pct(acc: dict[str, Any] | None) -> str:
@@ -87,7 +88,7 @@ def load_run(path: str | os.PathLike[str], ids: set[str] | None = None) -> dict[
     """Summary of a results file (restricted to `ids` when given)."""
     recs = read_results(path)
     if not recs:
-        raise ValueError(f"no results in {path}")
+        raise InputError(f"no results in {path}")
     chosen = [r for i, r in recs.items() if ids is None or i in ids]
     return summarize_records(chosen)
 
@@ -97,12 +98,12 @@ def compare(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
     """Summaries of two results files over the item ids both answered; and that count."""
     ra, rb = read_results(a_path), read_results(b_path)
     if not ra:
-        raise ValueError(f"no results in {a_path}")
+        raise InputError(f"no results in {a_path}")
     if not rb:
-        raise ValueError(f"no results in {b_path}")
+        raise InputError(f"no results in {b_path}")
     ids = set(ra) & set(rb) if common_only else None
     if ids is not None and not ids:
-        raise ValueError(f"{a_path} and {b_path} have no item ids in common")
+        raise InputError(f"{a_path} and {b_path} have no item ids in common")
     return load_run(a_path, ids), load_run(b_path, ids), len(ids) if ids else 0
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from bench.items import Item, load_items
 from bench.scoring import McqResult, accuracy_report, extract_choice, mean_by, temporal_iou
 from bench.tracks import DEFAULT_FRAMES, MAX_FPS, Prediction, check_track
+from tools.errors import InputError
 
 RESULT_VERSION = 1
 
@@ -272,7 +273,7 @@ def _worker_job(job: tuple[str, list[dict[str, Any]], dict[str, Any]]) -> int:
 def resolve_video(item: Item, video_dir: Path) -> str:
     """An item's video path: absolute as given, else relative to video_dir."""
     if len(item.videos) != 1:
-        raise ValueError(f"item {item.id} names {len(item.videos)} videos; one is supported")
+        raise InputError(f"item {item.id} names {len(item.videos)} videos; one is supported")
     p = Path(item.videos[0])
     return str(p if p.is_absolute() else (video_dir / p))
 
@@ -309,7 +310,7 @@ def run(items_path: str | os.PathLike[str], out_path: str | os.PathLike[str], cf
         torch_first(cfg)
     if not items:
         reason = f": {errors[0]}" if errors else ""
-        raise ValueError(f"no valid items in {items_path}{reason}")
+        raise InputError(f"no valid items in {items_path}{reason}")
     done = read_results(out)
     _check_compatible(done, cfg, out)
     video_dir = Path(cfg.video_dir) if cfg.video_dir else items_path.parent
@@ -368,19 +369,33 @@ def _run_parallel(jobs: dict[str, list[Item]], cfg: RunConfig,
         futures = [pool.submit(_worker_job, (v, [i.model_dump() for i in its], cfg_d))
                    for v, its in order]
         pending = set(futures)
-        while pending:
-            try:
-                emit(q.get(timeout=0.2))
-            except queue.Empty:
-                pass
-            for f in [f for f in pending if f.done()]:
-                pending.discard(f)
-                f.result()  # a crashed worker raises here (records so far are kept)
-        while True:
-            try:
-                emit(q.get(timeout=0.5))
-            except queue.Empty:
-                break
+        try:
+            while pending:
+                try:
+                    emit(q.get(timeout=0.2))
+                except queue.Empty:
+                    pass
+                for f in [f for f in pending if f.done()]:
+                    pending.discard(f)
+                    f.result()  # a crashed worker raises here (records so far are kept)
+        except KeyboardInterrupt:
+            _drain(q, emit, timeout=0.05)  # keep what the workers finished
+            pool.shutdown(wait=False, cancel_futures=True)
+            # A Ctrl-C reaches the workers too; a SIGINT sent to this process alone does not,
+            # and leaving the pool would wait for their current videos.
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
+            raise
+        _drain(q, emit, timeout=0.5)
+
+
+def _drain(q: Any, emit: Callable[[dict[str, Any]], None], timeout: float) -> None:
+    """Emit the records still waiting in the workers' queue."""
+    while True:
+        try:
+            emit(q.get(timeout=timeout))
+        except queue.Empty:
+            return
 
 
 # ---------------------------------------------------------------- indexes
@@ -406,7 +421,7 @@ def build_indexes(items_path: str | os.PathLike[str], cache_dir: str | Path | No
     items, errors = load_items(items_path)
     if not items:
         reason = f": {errors[0]}" if errors else ""
-        raise ValueError(f"no valid items in {items_path}{reason}")
+        raise InputError(f"no valid items in {items_path}{reason}")
     vdir = Path(video_dir) if video_dir else Path(items_path).parent
     videos = sorted({resolve_video(it, vdir) for it in items})
     jobs = [(v, str(cache_dir) if cache_dir else None) for v in videos]

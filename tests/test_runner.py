@@ -157,18 +157,19 @@ def test_wrong_track_for_results_file_and_bad_input(ndqa, agent_run, tmp_path):
     res = bench("run", "--items", root / "items.jsonl", "--track", "uniform", "--out",
                 agent_run[0], "--quiet")
     assert res.exit_code == 2 and "agent/local" in res.output and "Traceback" not in res.output
-    for args in (["run", "--items", tmp_path / "none.jsonl", "--track", "agent"],
-                 ["run", "--items", root / "items.jsonl", "--track", "sideways"],
-                 ["run", "--items", root / "items.jsonl", "--track", "agent", "--brain", "x"],
-                 ["compare", tmp_path / "a.jsonl", tmp_path / "b.jsonl"],
-                 ["report", tmp_path / "none.jsonl"]):
+    for code, args in (
+            (3, ["run", "--items", tmp_path / "none.jsonl", "--track", "agent"]),
+            (2, ["run", "--items", root / "items.jsonl", "--track", "sideways"]),
+            (2, ["run", "--items", root / "items.jsonl", "--track", "agent", "--brain", "x"]),
+            (3, ["compare", tmp_path / "a.jsonl", tmp_path / "b.jsonl"]),
+            (3, ["report", tmp_path / "none.jsonl"])):
         r = bench(*args)
-        assert r.exit_code == 2, (args, r.output)
+        assert r.exit_code == code, (args, r.output)  # 2 usage, 3 input (README: Exit codes)
         assert r.output.count("error:") == 1 and "Traceback" not in r.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "x"}\nnot json\n')
     r = bench("run", "--items", bad, "--track", "agent")
-    assert r.exit_code == 2 and "no valid items" in r.output
+    assert r.exit_code == 3 and "no valid items" in r.output
 
 
 def test_import_command(tmp_path):
@@ -181,4 +182,4 @@ def test_import_command(tmp_path):
     items, errors = load_items(tmp_path / "out.jsonl")
     assert len(items) == 1 and items[0].gold == "A" and items[0].options == ["Yes", "No"]
     bad = bench("import", tmp_path / "missing.json")
-    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    assert bad.exit_code == 3 and "Traceback" not in bad.output

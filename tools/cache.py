@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 _BLOCK = 1 << 20
+_WARNED: set[str] = set()  # cache roots already reported unwritable by this process
 
 
 def default_cache_dir() -> Path:
@@ -69,10 +71,36 @@ def atomic_dir(final: Path) -> Iterator[Path]:
 
 def sweep_stale(root: Path, older_than_s: float = 6 * 3600) -> None:
     """Remove scratch directories that interrupted builds left (old enough not to be running)."""
-    if not root.is_dir():
+    try:
+        if not root.is_dir():
+            return
+        now = time.time()
+        for child in root.iterdir():
+            if child.name.startswith((".tmp-", ".old-")) and child.is_dir():
+                if now - child.stat().st_mtime > older_than_s:
+                    shutil.rmtree(child, ignore_errors=True)
+    except OSError:
+        return  # an unreadable cache has nothing to sweep
+
+
+def writable(root: Path) -> bool:
+    """Whether files can be created under `root` (made if missing): tried, not guessed from
+    permission bits, so read-only mounts, foreign owners and full disks all count."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".probe-{uuid.uuid4().hex[:8]}"
+        probe.mkdir()
+        probe.rmdir()
+    except OSError:
+        return False
+    return True
+
+
+def warn_unwritable(root: Path) -> None:
+    """Say once per process, on stderr, that the cache `root` is read-only and not used."""
+    key = str(root)
+    if key in _WARNED:
         return
-    now = time.time()
-    for child in root.iterdir():
-        if child.name.startswith((".tmp-", ".old-")) and child.is_dir():
-            if now - child.stat().st_mtime > older_than_s:
-                shutil.rmtree(child, ignore_errors=True)
+    _WARNED.add(key)
+    sys.stderr.write(f"warning: cache {root} is not writable: working without a cache\n")
+    sys.stderr.flush()

@@ -1,15 +1,81 @@
-"""Errors a user can act on: each carries a one-line message and no traceback is needed."""
+"""Errors a user can act on, and the one table of exit codes both command lines use.
+
+Each error class carries `exit_code`; `exit_code_of` maps any exception to its code, so a
+script can tell a bad argument from a bad video, a dead endpoint or a full disk.
+"""
 
 from __future__ import annotations
+
+import errno
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1  # unexpected: a bug, reported with its type
+EXIT_USAGE = 2  # bad arguments or options, an empty question
+EXIT_INPUT = 3  # an input file is missing, unreadable or damaged (video, item file, results)
+EXIT_ENDPOINT = 4  # the model endpoint is down, refuses the key or answers nonsense
+EXIT_STORAGE = 5  # the cache or an output file cannot be read or written
+EXIT_INTERRUPTED = 130  # Ctrl-C
+
+# Error classes defined where they cannot carry `exit_code` themselves, by "module.Class".
+_BY_NAME = {
+    "agent.brains.openai_brain.BrainConfigError": EXIT_USAGE,
+    "agent.brains.openai_brain.OpenAIBrainError": EXIT_ENDPOINT,
+}
 
 
 class LvqError(Exception):
     """Base of every error the command line reports as one line and a non-zero exit."""
 
+    exit_code = EXIT_USAGE
 
-class VideoError(LvqError, ValueError):
+
+class UsageError(LvqError, ValueError):
+    """An argument or option cannot be used (empty question, unknown name, bad value)."""
+
+    exit_code = EXIT_USAGE
+
+
+class InputError(LvqError, ValueError):
+    """An input file is missing, unreadable or holds nothing usable."""
+
+    exit_code = EXIT_INPUT
+
+
+class VideoError(InputError):
     """The input is not a readable video (missing, a directory, not a video, corrupt, empty)."""
 
 
-class IndexError_(LvqError):
+class StorageError(LvqError):
+    """The cache or an output location cannot be read or written."""
+
+    exit_code = EXIT_STORAGE
+
+
+class IndexError_(StorageError):
     """A cached index is missing, unreadable or built by another analyzer version."""
+
+
+class EndpointError(LvqError):
+    """A model endpoint cannot be used (unreachable, refuses the key, invalid answers)."""
+
+    exit_code = EXIT_ENDPOINT
+
+
+def exit_code_of(exc: BaseException) -> int:
+    """The documented exit code of an exception (1 for anything unexpected)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return EXIT_INTERRUPTED
+    if isinstance(vars(exc).get("exit_code"), int):  # set on one error where it was raised
+        return vars(exc)["exit_code"]
+    for cls in type(exc).__mro__:
+        code = _BY_NAME.get(f"{cls.__module__}.{cls.__qualname__}")
+        if code is not None:
+            return code
+        if "exit_code" in vars(cls):
+            return int(vars(cls)["exit_code"])
+    if isinstance(exc, FileNotFoundError | IsADirectoryError | NotADirectoryError):
+        return EXIT_INPUT
+    if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS,
+                                                  errno.ENOSPC, errno.EDQUOT):
+        return EXIT_STORAGE
+    return EXIT_INTERNAL

@@ -23,7 +23,14 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from tools import ANALYZER_VERSION, EVENTS_VERSION, SIGNALS_VERSION
-from tools.cache import atomic_dir, default_cache_dir, fingerprint, sweep_stale
+from tools.cache import (
+    atomic_dir,
+    default_cache_dir,
+    fingerprint,
+    sweep_stale,
+    warn_unwritable,
+    writable,
+)
 from tools.detectors import detect_events, gates
 from tools.detectors.confirm import confirm
 from tools.detectors.corruption import (
@@ -34,6 +41,7 @@ from tools.detectors.corruption import (
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import interlace_events
 from tools.errors import IndexError_
+from tools.integrity import check_files, check_meta, check_tables, read_columns, table_records
 from tools.model import Event, Scene, VideoInfo
 from tools.scenes import ShotDetector
 from tools.signals import (
@@ -44,7 +52,7 @@ from tools.signals import (
     temporal_signals,
 )
 from tools.stream import decode, plan_for
-from tools.video import check_path, frame_times, open_reader, probe_video
+from tools.video import check_path, presentation_times, probe_video
 
 META = "meta.json"
 
@@ -80,28 +88,6 @@ class VideoIndex:
             "scenes": [s.to_dict() for s in self.scenes],
             "events": [e.to_dict() for e in self.events],
         }
-
-
-def _times_for(path: str, info: VideoInfo) -> np.ndarray:
-    """Presentation times of the frames, or a constant rate where the container's are not
-    usable (MPEG program streams can read as -1e14 s; unordered or non-finite times)."""
-    steady = np.arange(info.n_frames) / info.fps
-    try:
-        times = np.asarray(frame_times(open_reader(path, threads=1)), dtype=np.float64)
-    except Exception:  # noqa: BLE001 - fall back to a constant frame rate
-        return steady
-    if not _plausible_times(times, info):
-        return steady
-    return times
-
-
-def _plausible_times(times: np.ndarray, info: VideoInfo) -> bool:
-    """Finite, non-decreasing, starting near 0 and spanning about the stated duration."""
-    if len(times) == 0 or not np.isfinite(times).all() or np.any(np.diff(times) < 0):
-        return False
-    span = float(times[-1] - times[0])
-    return abs(float(times[0])) <= 2.0 and abs(span - info.duration_s) <= max(
-        2.0, 0.1 * info.duration_s)
 
 
 def _clip_embedder(clip: bool):
@@ -140,7 +126,7 @@ def measure(
     # Before decord: torch's BLAS must be loaded first (decord-then-torch crashed a BLAS call).
     embedder, clip_state = _clip_embedder(clip)
     info = probe_video(path)
-    times = _times_for(info.path, info)
+    times = presentation_times(info.path, info)
     plan = plan_for(info, spatial_fps=spatial_fps, mid_fps=1.0 if embedder else None)
     shots = ShotDetector(info.fps)
     spatial: dict[int, dict[str, float]] = {}
@@ -297,6 +283,8 @@ def save(index: VideoIndex, directory: Path) -> None:
     with atomic_dir(directory) as tmp:
         pq.write_table(pa.table({k: v for k, v in index.frames.items()}), tmp / "frames.parquet")
         pq.write_table(pa.table({k: v for k, v in index.samples.items()}), tmp / "samples.parquet")
+        tables = table_records(tmp, {"frames": len(index.frames["t"]),
+                                     "samples": len(index.samples["t"])})
         if index.clip is not None:
             (tmp / "clip").mkdir()
             index.clip.save(tmp / "clip")
@@ -305,6 +293,7 @@ def save(index: VideoIndex, directory: Path) -> None:
             info=index.info.to_dict(),
             scenes=[s.to_dict() for s in index.scenes],
             events=[e.to_dict() for e in index.events],
+            tables=tables,
             complete=True,
         )
         meta.pop("cached", None)
@@ -319,26 +308,30 @@ def load(directory: Path, video_path: str | None = None) -> VideoIndex:
         meta = json.loads((directory / META).read_text())
     except (OSError, ValueError) as exc:
         raise IndexError_(f"no usable index in {directory}: {exc}") from None
-    # Indexes of analyzer versions <= 7 carried one version number for signals and events.
-    signals_version = meta.get("signals_version", meta.get("analyzer_version"))
-    if not meta.get("complete") or signals_version != SIGNALS_VERSION:
-        raise IndexError_(
-            f"index in {directory} is from analyzer version {meta.get('analyzer_version')}, "
-            f"this is {ANALYZER_VERSION}"
-        )
+    if isinstance(meta, dict):  # an index of another version is stale, not damaged
+        # Indexes of analyzer versions <= 7 carried one version number for signals and events.
+        signals_version = meta.get("signals_version", meta.get("analyzer_version"))
+        if not meta.get("complete") or signals_version != SIGNALS_VERSION:
+            raise IndexError_(
+                f"index in {directory} is from analyzer version {meta.get('analyzer_version')}"
+                f", this is {ANALYZER_VERSION}"
+            )
+    info, scenes, events = check_meta(meta, directory)
     try:
-        frames = _read_columns(directory / "frames.parquet")
-        samples = _read_columns(directory / "samples.parquet")
+        check_files(meta, directory)
+        frames = read_columns(directory / "frames.parquet")
+        samples = read_columns(directory / "samples.parquet")
     except (OSError, pa.ArrowException) as exc:
         raise IndexError_(f"damaged index in {directory}: {exc}") from None
-    info = VideoInfo(**meta["info"])
+    check_tables(meta, info, frames, samples, directory)
     if meta.get("events_version") != EVENTS_VERSION:
         _rederive(directory, meta, info.fps, frames, samples)
-    meta.pop("info")
+        scenes = [Scene(**s) for s in meta["scenes"]]
+        events = [Event(**e) for e in meta["events"]]
+    for key in ("info", "scenes", "events"):
+        meta.pop(key)
     if video_path:
         info = VideoInfo(**{**info.to_dict(), "path": str(Path(video_path).resolve())})
-    scenes = [Scene(**s) for s in meta.pop("scenes")]
-    events = [Event(**e) for e in meta.pop("events")]
     index = VideoIndex(info, frames, samples, scenes, events, meta, directory)
     if (directory / "clip").is_dir():
         index.clip = _load_clip(directory / "clip", meta)
@@ -372,11 +365,6 @@ def _rederive(
         tmp.unlink(missing_ok=True)
 
 
-def _read_columns(path: Path) -> dict[str, np.ndarray]:
-    table = pq.read_table(path)
-    return {name: table.column(name).to_numpy() for name in table.column_names}
-
-
 def _load_clip(directory: Path, meta: dict[str, Any]):
     """The stored CLIP index, or None with the reason recorded in meta['clip']['status']."""
     try:
@@ -399,15 +387,33 @@ def get_index(
     p = check_path(path)
     root = cache_dir or default_cache_dir()
     directory = index_dir(p, root)
-    if not rebuild and (directory / META).exists():
+    if not rebuild and _is_file(directory / META):
         try:
             index = load(directory, str(p))
             index.meta["cached"] = True
             return index
         except IndexError_:
             pass  # stale or damaged: rebuild below
+    if not writable(root):
+        warn_unwritable(root)
+        return _in_memory(p, directory, progress, clip)
     sweep_stale(root)
+    index = _in_memory(p, directory, progress, clip)
+    try:
+        save(index, directory)
+    except OSError:  # the cache filled up or turned read-only while measuring
+        warn_unwritable(root)
+    return index
+
+
+def _in_memory(p: Path, directory: Path, progress: bool, clip: bool) -> VideoIndex:
     index = measure(p, progress=progress, clip=clip)
     index.meta["fingerprint"] = directory.name
-    save(index, directory)
     return index
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # an unreadable cache directory holds nothing usable
+        return False

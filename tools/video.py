@@ -116,15 +116,25 @@ def check_path(path: str | os.PathLike[str]) -> Path:
 
 
 def open_reader(path: str | os.PathLike[str], width: int = -1, height: int = -1, threads: int = 2):
-    """A decord VideoReader, or a VideoError saying why the file cannot be one."""
+    """A decord VideoReader; for files decord refuses but ffmpeg reads (Ogg Theora has no
+    stated duration) a reader with the same interface over ffmpeg; else a VideoError saying
+    why the file cannot be read."""
     import decord
+
+    from tools.ffreader import FfmpegReader
 
     p = check_path(path)
     try:
         with _quiet_stderr():
             reader = decord.VideoReader(str(p), width=width, height=height, num_threads=threads)
     except Exception:  # noqa: BLE001 - decord raises bare RuntimeError/DECORDError
-        raise VideoError(_diagnose(p, _probe_text(p))) from None
+        probe = _probe_text(p)
+        if iso_truncation(p) or "Video:" not in probe:
+            raise VideoError(_diagnose(p, probe)) from None
+        try:
+            reader = FfmpegReader(p, width=width, height=height)
+        except VideoError:
+            raise VideoError(_diagnose(p, probe)) from None
     if len(reader) == 0:
         raise VideoError(f"video has no frames: {p}")
     return reader
@@ -212,3 +222,25 @@ def frames_between(
         idx = idx[np.linspace(0, len(idx) - 1, max_frames).round().astype(int)]
     frames = reader.get_batch(idx.tolist()).asnumpy()[..., ::-1]
     return np.ascontiguousarray(frames), stamps[idx]
+
+
+def presentation_times(path: str, info: VideoInfo) -> np.ndarray:
+    """Presentation times of the frames, or a constant rate where the container's are not
+    usable (MPEG program streams can read as -1e14 s; unordered or non-finite times)."""
+    steady = np.arange(info.n_frames) / info.fps
+    try:
+        times = np.asarray(frame_times(open_reader(path, threads=1)), dtype=np.float64)
+    except Exception:  # noqa: BLE001 - fall back to a constant frame rate
+        return steady
+    if not _plausible_times(times, info):
+        return steady
+    return times
+
+
+def _plausible_times(times: np.ndarray, info: VideoInfo) -> bool:
+    """Finite, non-decreasing, starting near 0 and spanning about the stated duration."""
+    if len(times) == 0 or not np.isfinite(times).all() or np.any(np.diff(times) < 0):
+        return False
+    span = float(times[-1] - times[0])
+    return abs(float(times[0])) <= 2.0 and abs(span - info.duration_s) <= max(
+        2.0, 0.1 * info.duration_s)
