@@ -16,7 +16,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from agent import prompts
 from agent.answer import Answer, Segment, clamp_segments
 from agent.brains import get_brain
-from agent.brains.base import Brain
+from agent.brains.base import Brain, accepts_images
+from agent.brains.redact import scrub_value
 from agent.context import RunContext
 from agent.graph import build_graph, collect_evidence, recursion_limit
 from agent.timefmt import hms
@@ -40,6 +41,12 @@ def question_message(question: str, options: Sequence[str], duration_s: float) -
         duration_s=f"{duration_s:.1f}", duration_hms=hms(duration_s), question=question.strip(),
         options_block=block,
     )
+
+
+def _save(rec: TraceRecorder, cache_dir: Path | None) -> None:
+    """Save the trace with every known API key masked (whatever shape the key has)."""
+    rec.data = scrub_value(rec.data)
+    rec.save(cache_dir)
 
 
 def answer_question(
@@ -75,7 +82,7 @@ def answer_question(
     )
     ctx = RunContext(
         video=index.info.path, duration_s=duration, question=question, options=opts,
-        max_steps=max_steps, vision=bool(getattr(b, "vision", False)), trace=rec,
+        max_steps=max_steps, vision=accepts_images(b), trace=rec,
     )
     graph = build_graph(b, Toolbox(index, ctx), max_steps)
     messages = [SystemMessage(prompts.system_prompt()),
@@ -86,7 +93,7 @@ def answer_question(
     except BaseException as exc:
         rec.note(f"run failed: {type(exc).__name__}: {exc}")
         rec.finish({"error": f"{type(exc).__name__}: {exc}"})
-        rec.save(cache_dir)
+        _save(rec, cache_dir)
         raise
     raw = dict(out.get("answer") or {})
     segs = [Segment.model_validate(s) for s in raw.get("segments") or []]
@@ -102,5 +109,5 @@ def answer_question(
         elapsed_s=round(time.perf_counter() - t0, 3),
     )
     rec.finish({**ans.model_dump(), "forced": bool(raw.get("forced"))})
-    rec.save(cache_dir)
+    _save(rec, cache_dir)
     return ans
