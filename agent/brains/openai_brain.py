@@ -553,6 +553,8 @@ class OpenAIBrain:
             if self.vision_mode != "auto":
                 raise
             self._refused_images()
+            if getattr(ctx, "images_required", False):  # the caller cannot do without them
+                raise
             return self._complete(messages, tools, False)
 
     def list_models(self) -> list[str]:
