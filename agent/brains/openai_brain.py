@@ -89,7 +89,7 @@ def one_line(text: str, secret: str | None = None, limit: int = MESSAGE_LIMIT) -
     """Collapse whitespace, mask ``secret`` and known keys, truncate: for errors and logs."""
     text = " ".join(str(text).split())
     if secret and secret != "none":
-        text = text.replace(secret, "***")
+        text = text.replace(secret, redact.MASK)
     text = redact.scrub(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
