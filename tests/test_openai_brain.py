@@ -654,3 +654,23 @@ def test_key_given_as_argument_is_masked_too(server):
     server.push(_echo_key("text"))
     brain = OpenAIBrain(model="m", base_url=server.url, api_key="passed-key-51d0e", vision="off")
     assert brain.step(convo(), TOOLS, None).content == "Your key is [redacted]."
+
+
+def test_full_graph_attaches_no_zoom_frames_when_the_probe_says_no(flicker_index, tmp_path):
+    run = pytest.importorskip("agent.run")
+    script = [
+        ss.error(400, "this model does not support image input"),  # the vision probe
+        ss.tool_call("zoom_in", {"start_s": 4.0, "end_s": 6.0, "max_frames": 2}),
+        ss.tool_call("finish", {"answer": "Flicker at 4-9 s.", "confidence": 0.6}),
+    ]
+    with ss.ScriptedServer(script) as srv:
+        brain = OpenAIBrain(model="llama3.2", base_url=srv.url, backoff_s=0.01)
+        ans = run.answer_question(flicker_index.info.path, "When does flicker occur?",
+                                  brain=brain, cache_dir=tmp_path, progress=False,
+                                  index=flicker_index)
+    probe, first, second = srv.chat_requests
+    assert len(image_parts(probe)) == 1 and not image_parts(first) and not image_parts(second)
+    assert second.messages[-1]["role"] == "tool" and "frame_times" in second.messages[-1]["content"]
+    trace = json.loads((tmp_path / "traces" / f"{ans.trace_id}.json").read_text())
+    zoom = next(s for s in trace["steps"] if s.get("tool") == "zoom_in")
+    assert zoom["status"] == "success" and zoom["images"] == 0
