@@ -3,7 +3,9 @@
 Nodes and routing only. The brain decides; the ToolNode runs the toolbox (errors come back
 to the brain as error results, never crash the run); `final` turns the `finish` call into the
 answer. A step budget bounds the brain turns: on the last turn the brain is told to finish,
-and if it still does not, an answer is built from the evidence gathered so far.
+and if it still does not, an answer is built from the evidence gathered so far. A brain whose
+tool calls keep failing is stopped with ToolUseFailed (agent.tooluse), never given a made-up
+answer.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 
-from agent import prompts
+from agent import prompts, tooluse
 from agent.brains.base import ERROR_KEY, Brain
 from agent.context import RunContext
 from agent.state import AgentState
@@ -131,8 +133,17 @@ def build_graph(brain: Brain, toolbox: Toolbox, max_steps: int = 12):
         ctx = getattr(runtime, "context", None) if runtime is not None else None
         return ctx if isinstance(ctx, RunContext) else toolbox.ctx
 
+    def stop_if_stuck(ctx: RunContext, messages: list[BaseMessage], at_end: bool = False) -> None:
+        try:
+            tooluse.check(messages, at_end)
+        except tooluse.ToolUseFailed as exc:
+            if ctx.trace:
+                ctx.trace.note(f"stopped: {exc}")
+            raise
+
     def brain_node(state: AgentState, runtime: Runtime[RunContext]) -> dict[str, Any]:
         ctx = ctx_of(runtime)
+        stop_if_stuck(ctx, list(state["messages"]))
         steps = int(state.get("steps", 0))
         new: list[BaseMessage] = []
         nudged = bool(state.get("nudged"))
@@ -196,6 +207,7 @@ def build_graph(brain: Brain, toolbox: Toolbox, max_steps: int = 12):
                    "confidence": 0.3, "forced": True}
             note = "the brain answered in text: answer parsed from it"
         else:
+            stop_if_stuck(ctx, msgs, at_end=True)
             ans = fallback_answer(msgs, f"Step budget exhausted after {state.get('steps', 0)} "
                                         "steps before a final answer")
             note = "budget exhausted: answer built from the evidence seen"

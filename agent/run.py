@@ -16,7 +16,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from agent import prompts
 from agent.answer import Answer, Segment, clamp_segments
 from agent.brains import get_brain
-from agent.brains.base import Brain
+from agent.brains.base import Brain, accepts_images
+from agent.brains.redact import scrub_value
 from agent.context import RunContext
 from agent.graph import build_graph, collect_evidence, recursion_limit
 from agent.timefmt import hms
@@ -79,7 +80,7 @@ def answer_question(
     )
     ctx = RunContext(
         video=index.info.path, duration_s=duration, question=question, options=opts,
-        max_steps=max_steps, vision=bool(getattr(b, "vision", False)), trace=rec,
+        max_steps=max_steps, vision=accepts_images(b), trace=rec,
     )
     graph = build_graph(b, Toolbox(index, ctx), max_steps)
     messages = [SystemMessage(prompts.system_prompt()),
@@ -111,7 +112,9 @@ def answer_question(
 
 
 def save_trace(rec: TraceRecorder, cache_dir: Path | None) -> Path | None:
-    """Store a run's trace; a read-only cache costs only the trace (said once on stderr)."""
+    """Store a run's trace with every known API key masked (whatever shape the key has); a
+    read-only cache costs only the trace (said once on stderr)."""
+    rec.data = scrub_value(rec.data)
     try:
         return rec.save(cache_dir)
     except OSError:

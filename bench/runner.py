@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,11 @@ from bench.tracks import DEFAULT_FRAMES, MAX_FPS, Prediction, check_track
 from tools.errors import InputError
 
 RESULT_VERSION = 1
+
+
+def _numbers_asked() -> bool:
+    """Whether $LVQ_UNIFORM_NUMBERS asks for the measured-numbers uniform variant."""
+    return os.environ.get("LVQ_UNIFORM_NUMBERS", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ class RunConfig:
     judge_model: str | None = None
     open_scoring: bool = True
     fsync: bool = False
+    # uniform + openai: send the frames' measurements, not the frames (only when asked)
+    uniform_numbers: bool = field(default_factory=_numbers_asked)
 
     def check(self) -> RunConfig:
         check_track(self.track)
@@ -60,6 +67,13 @@ class RunConfig:
     @property
     def label(self) -> str:
         return f"{self.track}/{self.brain}"
+
+    @property
+    def sends(self) -> str | None:
+        """What a uniform answer is given: "images" or "numbers" (None on the agent track)."""
+        if self.track != "uniform":
+            return None
+        return "images" if self.brain == "openai" and not self.uniform_numbers else "numbers"
 
 
 # ---------------------------------------------------------------- results file
@@ -197,7 +211,7 @@ def _prepare(video: str, cfg: RunConfig) -> tuple[dict[str, Any], dict[str, Any]
             "prep_s": 0.0 if cached else float(index.meta.get("build_s") or 0.0)}
     from bench import tracks
 
-    if cfg.brain == "local":
+    if cfg.sends == "numbers":
         samples = tracks.measure_samples(video, cfg.frames, cfg.max_fps)
         shared = {"samples": samples, "duration_s": samples.duration_s}
     else:
@@ -209,7 +223,7 @@ def _prepare(video: str, cfg: RunConfig) -> tuple[dict[str, Any], dict[str, Any]
 
 def _answer(item: Item, video: str, shared: dict[str, Any], brain: Any,
             cfg: RunConfig) -> Prediction:
-    from bench import tracks
+    from bench import tracks, uniform_model
 
     if cfg.track == "agent":
         cache = Path(cfg.cache_dir) if cfg.cache_dir else None
@@ -217,8 +231,19 @@ def _answer(item: Item, video: str, shared: dict[str, Any], brain: Any,
                                    cache, cfg.max_steps)
     if cfg.brain == "local":
         return tracks.uniform_local(shared["samples"], item.question, item.options)
-    return tracks.uniform_model(shared["frames"], shared["times"], shared["duration_s"],
-                                item.question, item.options, brain)
+    if cfg.sends == "numbers":
+        return uniform_model.uniform_numbers(shared["samples"], item.question, item.options,
+                                             brain)
+    return uniform_model.uniform_model(shared["frames"], shared["times"], shared["duration_s"],
+                                       item.question, item.options, brain)
+
+
+def _check_brain(brain: Any, cfg: RunConfig) -> None:
+    """Refuse a model that cannot take what the track sends (uniform frames need images)."""
+    if cfg.sends == "images":
+        from bench.uniform_model import require_images
+
+        require_images(brain)
 
 
 def _base(item: Item, video: str, cfg: RunConfig) -> dict[str, Any]:
@@ -232,15 +257,17 @@ def _base(item: Item, video: str, cfg: RunConfig) -> dict[str, Any]:
 def run_video(video: str, items: Sequence[Item], cfg: RunConfig,
               emit: Callable[[dict[str, Any]], None]) -> None:
     """Answer one video's items in order, emitting one record per item as it is done."""
+    from agent.brains.redact import scrub_value
     from tools.errors import LvqError
 
     try:
-        shared, prep = _prepare(video, cfg)
         brain = _brain(cfg)
+        _check_brain(brain, cfg)
+        shared, prep = _prepare(video, cfg)
     except (LvqError, OSError, ValueError, RuntimeError) as exc:
         for item in items:
-            emit({**_base(item, video, cfg), "error": f"{type(exc).__name__}: {exc}",
-                  "correct": False if item.format == "mcq" else None})
+            emit(scrub_value({**_base(item, video, cfg), "error": f"{type(exc).__name__}: {exc}",
+                              "correct": False if item.format == "mcq" else None}))
         return
     for k, item in enumerate(items):
         rec = {**_base(item, video, cfg), **prep}
@@ -249,15 +276,15 @@ def run_video(video: str, items: Sequence[Item], cfg: RunConfig,
         try:
             pred = _answer(item, video, shared, brain, cfg)
         except Exception as exc:  # noqa: BLE001 - one failing item must not end the run
-            emit({**rec, "error": f"{type(exc).__name__}: {exc}",
-                  "correct": False if item.format == "mcq" else None})
+            emit(scrub_value({**rec, "error": f"{type(exc).__name__}: {exc}",
+                              "correct": False if item.format == "mcq" else None}))
             continue
         rec.update(grade(item, pred, shared["duration_s"]))
         rec.update(response=pred.response, choice=pred.choice, segments=pred.segments,
                    frames=pred.frames, windows=pred.windows, steps=pred.steps,
                    tokens=pred.tokens, latency_s=pred.latency_s, trace_id=pred.trace_id,
-                   open=_open_score(item, pred, cfg), error=None)
-        emit(rec)
+                   sent=pred.sent, open=_open_score(item, pred, cfg), error=None)
+        emit(scrub_value(rec))
 
 
 def _worker_job(job: tuple[str, list[dict[str, Any]], dict[str, Any]]) -> int:
@@ -285,6 +312,10 @@ def _check_compatible(done: dict[str, dict[str, Any]], cfg: RunConfig, out: Path
                 f"{out} holds results of track {rec.get('track')}/{rec.get('brain')}, not "
                 f"{cfg.label}: use another --out")
         break
+    modes = {(r.get("sent") or {}).get("mode") for r in done.values() if r.get("sent")}
+    if cfg.sends and modes - {cfg.sends}:
+        raise ValueError(f"{out} holds uniform results made from {', '.join(sorted(modes))}, "
+                         f"not {cfg.sends}: use another --out")
 
 
 def pending_jobs(items: Sequence[Item], done: dict[str, dict[str, Any]],
@@ -313,6 +344,8 @@ def run(items_path: str | os.PathLike[str], out_path: str | os.PathLike[str], cf
         raise InputError(f"no valid items in {items_path}{reason}")
     done = read_results(out)
     _check_compatible(done, cfg, out)
+    if cfg.sends == "images":  # refuse a text-only model before any work (one line)
+        _check_brain(_brain(cfg), cfg)
     video_dir = Path(cfg.video_dir) if cfg.video_dir else items_path.parent
     jobs = pending_jobs(items, done, video_dir)
     already = len(items) - sum(map(len, jobs.values()))
@@ -469,7 +502,7 @@ def summarize_records(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     first = recs[0] if recs else {}
     return {
         "track": first.get("track"), "brain": first.get("brain"), "model": first.get("model"),
-        "frames": len(first.get("frames") or []) or None,
+        "frames": len(first.get("frames") or []) or None, "sent": first.get("sent"),
         "items": len(recs), "answered": len(recs),
         "errors": sum(bool(r.get("error")) for r in recs),
         "mcq": {"overall": report["overall"].as_dict(),

@@ -2,19 +2,20 @@
 
 - ``uniform``: a single pass over n frames sampled uniformly (at most 1 FPS), as in
   LongVQUBench. A model brain gets the frames and the appendix-B.2 prompt
-  (prompts/uniform_mcq.md, uniform_open.md) in one request. The ``local`` brain may use only
-  measurements of those n frames, read with simple rules (below): it cannot see what happens
-  between its samples, which is the point of the comparison.
+  (prompts/uniform_mcq.md, uniform_open.md) in one request (bench.uniform_model; a model that
+  does not accept images is refused, or given the frames' measurements when asked). The
+  ``local`` brain may use only measurements of those n frames, read with simple rules (below):
+  it cannot see what happens between its samples, which is the point of the comparison.
 - ``agent``: the LangGraph agent (agent.run.answer_question) with the same brain, exploring
   the cached quality index.
 
 Each returns a Prediction: the raw response, the chosen letter, time segments, the frame times
-or windows looked at, steps, tokens and latency.
+or windows looked at, what was sent (uniform: frames, pixel size, images or numbers), steps,
+tokens and latency.
 """
 
 from __future__ import annotations
 
-import base64
 import re
 import time
 from collections.abc import Sequence
@@ -47,6 +48,7 @@ class Prediction:
     tokens: dict[str, int] | None = None
     latency_s: float = 0.0
     trace_id: str | None = None
+    sent: dict[str, Any] | None = None  # uniform: {"mode": images|numbers, "frames", "size"}
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -108,7 +110,14 @@ def uniform_local(samples: Samples, question: str,
     ans = rules_answer(samples, question, options)
     return Prediction(response=ans.text, choice=ans.choice, segments=ans.segments,
                       frames=[round(float(t), 3) for t in samples.times], steps=1,
-                      latency_s=round(time.perf_counter() - t0, 4))
+                      latency_s=round(time.perf_counter() - t0, 4),
+                      sent=sent_record("numbers", len(samples.times), samples.size))
+
+
+def sent_record(mode: str, n_frames: int, size: Sequence[int] | None) -> dict[str, Any]:
+    """What a uniform answer was given: images or numbers, of how many frames, of what size."""
+    return {"mode": mode, "frames": int(n_frames),
+            "size": [int(size[0]), int(size[1])] if size else None}
 
 
 def uniform_prompt(question: str, options: Sequence[str], duration_s: float,
@@ -121,33 +130,6 @@ def uniform_prompt(question: str, options: Sequence[str], duration_s: float,
                            choices=render_options(options),
                            letters=", ".join(option_letters(len(options))))
     return fill_prompt(load_prompt("uniform_open.md"), **common)
-
-
-def _data_url(frame: np.ndarray) -> str:
-    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:  # pragma: no cover - encoding a decoded frame does not fail
-        raise ValueError("could not encode a frame as JPEG")
-    return "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode("ascii")
-
-
-def uniform_model(frames: np.ndarray, times: np.ndarray, duration_s: float, question: str,
-                  options: Sequence[str], brain: Any) -> Prediction:
-    """One request to a model brain: the prompt and the frames as images, no tools."""
-    from langchain_core.messages import HumanMessage
-
-    t0 = time.perf_counter()
-    text = uniform_prompt(question, options, duration_s, len(frames))
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}]
-    content += [{"type": "image_url", "image_url": {"url": _data_url(f)}} for f in frames]
-    reply = brain.step([HumanMessage(content=content)], [], None)
-    raw = reply.content if isinstance(reply.content, str) else " ".join(
-        str(p.get("text", "")) if isinstance(p, dict) else str(p) for p in reply.content)
-    usage = getattr(reply, "usage_metadata", None)
-    tokens = {k: int(usage.get(k, 0)) for k in ("input_tokens", "output_tokens",
-                                                 "total_tokens")} if usage else None
-    return Prediction(response=raw.strip(), choice=None,
-                      frames=[round(float(t), 3) for t in times], steps=1, tokens=tokens,
-                      latency_s=round(time.perf_counter() - t0, 3))
 
 
 # ---------------------------------------------------------------- agent
@@ -195,16 +177,19 @@ class Samples:
     times: np.ndarray
     signals: dict[str, np.ndarray]
     duration_s: float
+    size: tuple[int, int] | None = None  # width, height of the measured frames
 
     def to_dict(self) -> dict[str, Any]:
         return {"times": self.times.tolist(), "duration_s": self.duration_s,
-                "signals": {k: v.tolist() for k, v in self.signals.items()}}
+                "signals": {k: v.tolist() for k, v in self.signals.items()},
+                "size": list(self.size) if self.size else None}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Samples:
+        size = d.get("size")
         return cls(np.asarray(d["times"], dtype=np.float64),
                    {k: np.asarray(v, dtype=np.float64) for k, v in d["signals"].items()},
-                   float(d["duration_s"]))
+                   float(d["duration_s"]), (int(size[0]), int(size[1])) if size else None)
 
 
 def measure(frames: np.ndarray, times: np.ndarray, duration_s: float) -> Samples:
@@ -219,9 +204,10 @@ def measure(frames: np.ndarray, times: np.ndarray, duration_s: float) -> Samples
         rows.append({**spatial_signals(gray), **colour_signals(small),
                      "luma": float(gray.mean())})
     keys = list(rows[0]) if rows else []
+    size = (int(frames[0].shape[1]), int(frames[0].shape[0])) if len(frames) else None
     return Samples(np.asarray(times, dtype=np.float64),
                    {k: np.array([r[k] for r in rows], dtype=np.float64) for k in keys},
-                   float(duration_s))
+                   float(duration_s), size)
 
 
 def _series(sig: dict[str, np.ndarray], spec: Any) -> np.ndarray:

@@ -40,3 +40,13 @@ def cache_dir(tmp_path, monkeypatch) -> Path:
     d = tmp_path / "cache"
     monkeypatch.setenv("LVQ_CACHE_DIR", str(d))
     return d
+
+
+@pytest.fixture(autouse=True)
+def vision_cache(tmp_path_factory, monkeypatch) -> Path:
+    """A fresh vision-verdict file per test, so no test reads or writes the user's cache."""
+    path = tmp_path_factory.mktemp("vision") / "vision.json"
+    monkeypatch.setenv("LVQ_VISION_CACHE", str(path))
+    for var in ("LVQ_VISION", "LVQ_OPENAI_VISION", "LVQ_TIMEOUT", "LVQ_RETRIES"):
+        monkeypatch.delenv(var, raising=False)
+    return path

@@ -27,9 +27,9 @@ from agent.brains.openai_brain import (  # noqa: E402
     ModelNotFound,
     OpenAIBrain,
     ToolsUnsupported,
-    resolve_vision,
     to_openai_messages,
 )
+from agent.brains.settings import vision_mode  # noqa: E402
 from tools.errors import LvqError  # noqa: E402
 
 SECRET = "sk-test-SECRET-5f1c9e2a7b"
@@ -265,7 +265,7 @@ def test_secret_echoed_by_server_is_scrubbed(server, make_brain):
     server.push(ss.error(400, f"bad request for key {SECRET}"))
     with pytest.raises(EndpointFailed) as info:
         make_brain().step(convo(), TOOLS, None)
-    assert SECRET not in str(info.value) and "***" in str(info.value)
+    assert SECRET not in str(info.value) and "[redacted]" in str(info.value)
 
 
 def test_credentials_in_base_url_are_not_shown(monkeypatch):
@@ -337,14 +337,15 @@ def test_garbage_is_an_invalid_response(server, make_brain, reply):
     assert len(server.chat_requests) == 1
 
 
-def test_auto_vision_falls_back_when_images_rejected(server, make_brain):
-    server.push(ss.error(400, "Image input is not supported for this model"), ss.text("ok"))
+def test_auto_vision_falls_back_when_images_rejected(server, make_brain, vision_cache):
+    server.push(ss.text("Red"), ss.error(400, "Image input is not supported"), ss.text("ok"))
     brain = make_brain(model="gpt-4o-mini")
-    assert brain.vision is True
     assert brain.step(convo(*zoom_exchange()), TOOLS, None).content == "ok"
-    first, second = server.chat_requests
-    assert image_parts(first) and not image_parts(second)
+    probe, first, second = server.chat_requests
+    assert len(image_parts(probe)) == 1 and image_parts(first) and not image_parts(second)
     assert brain.vision is False
+    verdicts = json.loads(vision_cache.read_text())
+    assert verdicts[f"{server.url} gpt-4o-mini"]["accepts_images"] is False
 
 
 def test_no_tools_param_when_no_tools(server, make_brain):
@@ -366,7 +367,7 @@ def test_from_env_settings(server, monkeypatch):
     monkeypatch.setenv("LVQ_OPENAI_MODEL", "Qwen/Qwen2.5-VL-7B-Instruct")
     monkeypatch.setenv("LVQ_OPENAI_API_KEY", "sk-lvq-key")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-other-key")
-    monkeypatch.delenv("LVQ_OPENAI_VISION", raising=False)
+    monkeypatch.setenv("LVQ_OPENAI_VISION", "on")  # the older name still works
     server.push(ss.text("hi"))
     brain = OpenAIBrain.from_env()
     assert brain.name == "openai" and brain.vision is True
@@ -391,26 +392,21 @@ def test_no_key_sends_placeholder(server, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("mode", "model", "expected"),
-    [
-        ("auto", "gpt-4o-mini", True),
-        ("auto", "gpt-5", True),
-        ("auto", "llava:13b", True),
-        ("auto", "Qwen/Qwen2.5-VL-7B-Instruct", True),
-        ("auto", "llama3.2-vision", True),
-        ("auto", "gpt-3.5-turbo", False),
-        ("auto", "qwen2.5:7b", False),
-        ("on", "qwen2.5:7b", True),
-        ("off", "gpt-4o", False),
-    ],
+    ("arg", "env", "expected"),
+    [(None, None, "auto"), ("ON", None, "on"), (None, "off", "off"), ("auto", "on", "auto")],
 )
-def test_vision_modes(mode, model, expected):
-    assert resolve_vision(mode, model) is expected
+def test_vision_modes(arg, env, expected, monkeypatch):
+    if env:
+        monkeypatch.setenv("LVQ_VISION", env)
+    assert vision_mode(arg) == expected
 
 
-def test_bad_vision_mode_lists_choices():
+def test_bad_vision_mode_lists_choices(monkeypatch):
     with pytest.raises(BrainConfigError, match="auto, on, off"):
-        resolve_vision("maybe", "gpt-4o")
+        vision_mode("maybe")
+    monkeypatch.setenv("LVQ_VISION", "sometimes")
+    with pytest.raises(BrainConfigError, match="LVQ_VISION 'sometimes' invalid"):
+        OpenAIBrain(model="m", base_url="http://127.0.0.1:9/v1")
 
 
 def test_unanswered_tool_calls_get_a_result_and_images_wait_for_all_results():
@@ -491,6 +487,7 @@ def test_full_graph_with_openai_brain(flicker_index, tmp_path, monkeypatch):
     monkeypatch.delenv("LVQ_OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("LVQ_OPENAI_VISION", raising=False)
     script = [
+        ss.error(400, "model does not support image input"),  # the vision probe
         ss.tool_call("overview", {}),
         ss.tool_call("find_events", {"type": "flicker"}),
         _finish_from_events,
@@ -506,8 +503,9 @@ def test_full_graph_with_openai_brain(flicker_index, tmp_path, monkeypatch):
             progress=False,
             index=flicker_index,
         )
-    requests = srv.chat_requests
-    assert len(requests) == 3
+    probe, *requests = srv.chat_requests
+    assert len(image_parts(probe)) == 1 and "tools" not in probe.body
+    assert len(requests) == 3 and not any(image_parts(r) for r in requests)
     assert all(r.headers["authorization"] == f"Bearer {E2E_SECRET}" for r in requests)
     assert all(
         {t["function"]["name"] for t in r.body["tools"]} >= {"overview", "finish"} for r in requests
@@ -539,12 +537,12 @@ def test_full_graph_sends_zoom_frames_to_a_vision_model(flicker_index, tmp_path,
     run = pytest.importorskip("agent.run")
     monkeypatch.delenv("LVQ_OPENAI_VISION", raising=False)
     script = [
+        ss.text("Red."),  # the vision probe: images accepted
         ss.tool_call("zoom_in", {"start_s": 4.0, "end_s": 6.0, "max_frames": 2}),
         ss.tool_call("finish", {"answer": "Flicker at 4-9 s.", "confidence": 0.6}),
     ]
     with ss.ScriptedServer(script) as srv:
         brain = OpenAIBrain.from_env(base_url=srv.url, model="gpt-4o-mini", backoff_s=0.01)
-        assert brain.vision is True
         ans = run.answer_question(
             flicker_index.info.path,
             "When does flicker occur?",
@@ -553,7 +551,7 @@ def test_full_graph_sends_zoom_frames_to_a_vision_model(flicker_index, tmp_path,
             progress=False,
             index=flicker_index,
         )
-    second = srv.chat_requests[1]
+    second = srv.chat_requests[2]
     assert [m["role"] for m in second.messages][-2:] == ["tool", "user"]
     parts = image_parts(second)
     assert len(parts) == 2 and parts[0]["image_url"]["url"].startswith("data:image/jpeg;base64,")
@@ -569,7 +567,8 @@ def test_full_graph_survives_429_malformed_call_and_text_answer(flicker_index, t
         ss.text("Flicker is visible from 0:04 to 0:09."),
     ]
     with ss.ScriptedServer(script) as srv:
-        brain = OpenAIBrain(model="scripted-model", base_url=srv.url, backoff_s=0.01)
+        brain = OpenAIBrain(model="scripted-model", base_url=srv.url, backoff_s=0.01,
+                            vision="off")
         ans = run.answer_question(
             flicker_index.info.path,
             "When does flicker occur?",
@@ -584,3 +583,94 @@ def test_full_graph_survives_429_malformed_call_and_text_answer(flicker_index, t
     assert result["role"] == "tool" and "error" in result["content"].lower()
     assert ans.answer == "Flicker is visible from 0:04 to 0:09."
     assert ans.steps == 2
+
+
+# ----------------------------------------------------------------------------- timeouts, keys
+
+
+def test_slow_endpoint_fails_within_twice_the_timeout(server, monkeypatch):
+    monkeypatch.setenv("LVQ_TIMEOUT", "1")
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    server.push(*[ss.delayed(ss.text("late"), 4)] * 5)
+    brain = OpenAIBrain.from_env(base_url=server.url, model="m")
+    assert brain.timeout == 1.0 and brain.max_retries == 4
+    start = time.monotonic()
+    with pytest.raises(EndpointUnreachable) as info:
+        brain.step(convo(), TOOLS, None)
+    assert time.monotonic() - start < 3.5  # two 1 s attempts and one backoff of at most 1 s
+    assert len(server.chat_requests) == 2
+    assert str(info.value) == (f"endpoint {server.url} unreachable: no answer within 1 s "
+                               "(2 attempts); set LVQ_TIMEOUT to wait longer")
+
+
+def test_retries_and_timeout_from_arguments_and_environment(server, monkeypatch):
+    monkeypatch.setenv("LVQ_RETRIES", "0")
+    server.push(ss.error(503, "down"))
+    with pytest.raises(EndpointFailed, match="after 1 attempts"):
+        OpenAIBrain(model="m", base_url=server.url).step(convo(), TOOLS, None)
+    assert len(server.chat_requests) == 1
+    brain = OpenAIBrain(model="m", base_url=server.url, timeout=2.5, max_retries=2)
+    assert (brain.timeout, brain.max_retries, brain.timeout_retries) == (2.5, 2, 1)
+    monkeypatch.setenv("LVQ_TIMEOUT", "soon")
+    with pytest.raises(BrainConfigError, match="LVQ_TIMEOUT 'soon' invalid"):
+        OpenAIBrain(model="m", base_url=server.url)
+
+
+CANARY = "canary-7f3a9"  # not key-shaped: only the actual value can be masked
+
+
+def _echo_key(kind: str):
+    """A reply echoing the bearer key the client sent, as text, tool arguments or an error."""
+    def reply(request: ss.Recorded) -> ss.Reply:
+        key = request.headers["authorization"].removeprefix("Bearer ")
+        if kind == "text":
+            return ss.text(f"Your key is {key}.", model=f"model-{key}")
+        if kind == "args":
+            return ss.tool_call("find_events", {"type": f"flicker {key}", "list": [key]})
+        if kind == "bad-args":
+            return ss.tool_call("find_events", f'{{"type": "{key}",,')
+        return ss.error(418, f"teapot says {key}")
+    return reply
+
+
+@pytest.mark.parametrize("kind", ["text", "args", "bad-args", "error"])
+def test_actual_key_value_is_masked_in_everything_returned(server, monkeypatch, kind):
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    monkeypatch.delenv("LVQ_OPENAI_API_KEY", raising=False)
+    server.push(_echo_key(kind))
+    brain = OpenAIBrain.from_env(base_url=server.url, model="m", vision="off")
+    if kind == "error":
+        with pytest.raises(EndpointFailed) as info:
+            brain.step(convo(), TOOLS, None)
+        assert CANARY not in str(info.value) and "teapot says" in str(info.value)
+        return
+    msg = brain.step(convo(), TOOLS, None)
+    assert server.chat_requests[0].headers["authorization"] == f"Bearer {CANARY}"
+    dumped = msg.model_dump_json()
+    assert CANARY not in dumped and "[redacted]" in dumped
+
+
+def test_key_given_as_argument_is_masked_too(server):
+    server.push(_echo_key("text"))
+    brain = OpenAIBrain(model="m", base_url=server.url, api_key="passed-key-51d0e", vision="off")
+    assert brain.step(convo(), TOOLS, None).content == "Your key is [redacted]."
+
+
+def test_full_graph_attaches_no_zoom_frames_when_the_probe_says_no(flicker_index, tmp_path):
+    run = pytest.importorskip("agent.run")
+    script = [
+        ss.error(400, "this model does not support image input"),  # the vision probe
+        ss.tool_call("zoom_in", {"start_s": 4.0, "end_s": 6.0, "max_frames": 2}),
+        ss.tool_call("finish", {"answer": "Flicker at 4-9 s.", "confidence": 0.6}),
+    ]
+    with ss.ScriptedServer(script) as srv:
+        brain = OpenAIBrain(model="llama3.2", base_url=srv.url, backoff_s=0.01)
+        ans = run.answer_question(flicker_index.info.path, "When does flicker occur?",
+                                  brain=brain, cache_dir=tmp_path, progress=False,
+                                  index=flicker_index)
+    probe, first, second = srv.chat_requests
+    assert len(image_parts(probe)) == 1 and not image_parts(first) and not image_parts(second)
+    assert second.messages[-1]["role"] == "tool" and "frame_times" in second.messages[-1]["content"]
+    trace = json.loads((tmp_path / "traces" / f"{ans.trace_id}.json").read_text())
+    zoom = next(s for s in trace["steps"] if s.get("tool") == "zoom_in")
+    assert zoom["status"] == "success" and zoom["images"] == 0

@@ -111,24 +111,28 @@ def test_uniform_local_on_a_real_video_sees_spatial_needles(make_clip):
     pred = tracks.uniform_local(samples, "When does the blur occur?",
                                 ["0:00 - 0:10", "0:15 - 0:25", "0:30 - 0:40"])
     assert pred.choice == "B" and pred.frames == [round(float(t), 3) for t in samples.times]
+    assert pred.sent == {"mode": "numbers", "frames": 16, "size": list(samples.size)}
     again = Samples.from_dict(samples.to_dict())
+    assert again.size == samples.size == (320, 180)
     assert np.allclose(again.signals["sharpness"], samples.signals["sharpness"])
 
 
 def test_uniform_model_sends_prompt_and_frames_in_one_request(monkeypatch):
     from agent.brains.openai_brain import OpenAIBrain
+    from bench.uniform_model import uniform_model
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real-000000")
     frames = np.zeros((3, 36, 64, 3), np.uint8)
-    with ss.ScriptedServer([ss.text("B")]) as srv:
+    with ss.ScriptedServer([ss.text("Red"), ss.text("B")]) as srv:  # the probe, then the answer
         brain = OpenAIBrain.from_env(base_url=srv.url, model="gpt-4o-mini", max_retries=0)
-        pred = tracks.uniform_model(frames, np.array([1.0, 2.0, 3.0]), 3.0, "When is blur?",
-                                    ["0:00 - 0:01", "0:01 - 0:02"], brain)
-        req = srv.chat_requests
+        pred = uniform_model(frames, np.array([1.0, 2.0, 3.0]), 3.0, "When is blur?",
+                             ["0:00 - 0:01", "0:01 - 0:02"], brain)
+        probe, req = srv.chat_requests
     assert pred.response == "B" and pred.frames == [1.0, 2.0, 3.0]
+    assert pred.sent == {"mode": "images", "frames": 3, "size": [64, 36]}
     assert pred.tokens and pred.tokens["total_tokens"] == 18
-    assert len(req) == 1 and "tools" not in req[0].body
-    parts = req[0].messages[0]["content"]
+    assert "tools" not in req.body
+    parts = req.messages[0]["content"]
     assert "When is blur?" in parts[0]["text"] and "A. 0:00 - 0:01" in parts[0]["text"]
     assert sum(p["type"] == "image_url" for p in parts) == 3
 

@@ -30,3 +30,9 @@ class Brain(Protocol):
     def step(
         self, messages: list[BaseMessage], tools: list[dict], ctx: RunContext
     ) -> AIMessage: ...
+
+
+def accepts_images(brain: object) -> bool:
+    """Whether a brain takes image inputs (asked of it once; brains without the notion: no)."""
+    ask = getattr(brain, "accepts_images", None)
+    return bool(ask()) if callable(ask) else bool(getattr(brain, "vision", False))

@@ -4,22 +4,21 @@ Works with OpenAI, vLLM, Ollama and llama.cpp servers. Base URL and model come f
 the environment, the API key from the environment only; it lives inside the HTTP client and
 never appears in a repr, an error message, a log line or a returned message. Requests are
 retried with exponential backoff and jitter on 429/5xx, timeouts and dropped connections;
-endpoint failures become one-line `LvqError`s. Frames returned by `zoom_in` are sent as image
-inputs (in a user message after the tool results) when the model accepts images.
+endpoint failures become one-line `LvqError`s; a timed-out request is tried once more at
+most. Timeout and retries come from arguments or LVQ_TIMEOUT / LVQ_RETRIES. Whether the model
+accepts images is asked of the endpoint once (vision_probe) unless LVQ_VISION says on or off;
+frames returned by `zoom_in` are sent as image inputs (in a user message after the tool
+results) only then. The actual key value is masked in everything the brain returns or raises.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import random
 import re
 import socket
 import time
-import uuid
-from collections.abc import Sequence
-from fnmatch import fnmatch
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -27,36 +26,39 @@ import openai
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
-    HumanMessage,
-    SystemMessage,
-    ToolMessage,
 )
 
+from agent.brains import redact, settings, vision_probe
 from agent.brains.base import ERROR_KEY
-from tools.errors import LvqError
+from agent.brains.errors import (
+    BrainConfigError,
+    EndpointAuthError,
+    EndpointFailed,
+    EndpointUnreachable,
+    InvalidResponse,
+    ModelNotFound,
+    OpenAIBrainError,
+    ToolsUnsupported,
+    ToolUseFailed,
+    VisionRequired,
+    VisionUnsupported,
+)
+from agent.brains.openai_messages import (
+    has_images,
+    images_of,
+    one_line,
+    parse_arguments,
+    parse_completion,
+    to_openai_messages,
+    tool_calls_from_text,
+)
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-VISION_MODES = ("auto", "on", "off")
-VISION_MODEL_PATTERNS = (
-    "gpt-4o*",
-    "gpt-4.1*",
-    "gpt-4-turbo*",
-    "gpt-5*",
-    "o3*",
-    "o4*",
-    "*vision*",
-    "*vl*",
-    "llava*",
-    "qwen*-vl*",
-    "*pixtral*",
-    "*minicpm-v*",
-)
 RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 CONNECT_RETRIES = 1  # a refused connection or unknown host rarely heals: fail fast
 MAX_RETRY_AFTER_S = 60.0
-MESSAGE_LIMIT = 240
 _TOOLS_UNSUPPORTED = re.compile(
     r"(does not|doesn't|not|no|cannot|can't|unable to) (support|call)\w* (tools|tool|function)"
     r"|(tools?|function calling|tool calling|tool_choice)\W+(is |are )?(not |un)supported"
@@ -71,45 +73,6 @@ _VISION_UNSUPPORTED = re.compile(
 )
 
 
-# ----------------------------------------------------------------------------- errors
-
-
-class OpenAIBrainError(LvqError):
-    """The chat endpoint could not be used; the message is one line and never holds the key."""
-
-
-class BrainConfigError(OpenAIBrainError):
-    """Missing or invalid brain settings (model, vision mode)."""
-
-
-class EndpointUnreachable(OpenAIBrainError):
-    """No HTTP answer: connection refused, name not resolved, or timed out on every attempt."""
-
-
-class EndpointAuthError(OpenAIBrainError):
-    """The endpoint rejected the API key (401) or refused access (403)."""
-
-
-class ModelNotFound(OpenAIBrainError):
-    """The endpoint does not serve the requested model (or the base URL is wrong)."""
-
-
-class ToolsUnsupported(OpenAIBrainError):
-    """The model or server cannot do tool calling."""
-
-
-class VisionUnsupported(OpenAIBrainError):
-    """The model rejected image inputs."""
-
-
-class InvalidResponse(OpenAIBrainError):
-    """The endpoint answered with something that is not a chat completion."""
-
-
-class EndpointFailed(OpenAIBrainError):
-    """The endpoint kept failing (429/5xx after all retries) or refused the request."""
-
-
 # ----------------------------------------------------------------------------- small helpers
 
 
@@ -122,293 +85,6 @@ def display_url(url: str) -> str:
     if parts.port:
         host = f"{host}:{parts.port}"
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
-
-
-def resolve_vision(mode: str, model: str) -> bool:
-    """Whether to send images: ``on``/``off``, or ``auto`` by known vision model names."""
-    mode = (mode or "auto").strip().lower()
-    if mode not in VISION_MODES:
-        valid = ", ".join(VISION_MODES)
-        raise BrainConfigError(f"vision mode {mode!r} invalid; choose one of {valid}")
-    if mode != "auto":
-        return mode == "on"
-    name = model.strip().lower()
-    names = {name, name.rsplit("/", 1)[-1], name.split(":", 1)[0]}
-    return any(fnmatch(n, pat) for n in names for pat in VISION_MODEL_PATTERNS)
-
-
-def one_line(text: str, secret: str | None = None, limit: int = MESSAGE_LIMIT) -> str:
-    """Collapse whitespace, drop ``secret`` and truncate, for error messages and logs."""
-    text = " ".join(str(text).split())
-    if secret and secret != "none":
-        text = text.replace(secret, "***")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _text_of(content: Any) -> str:
-    """The text of a message content (a string or a list of content parts)."""
-    if isinstance(content, str):
-        return content
-    texts = []
-    for part in content or []:
-        if isinstance(part, str):
-            texts.append(part)
-        elif isinstance(part, dict) and part.get("type") == "text":
-            texts.append(str(part.get("text", "")))
-    return "\n".join(t for t in texts if t)
-
-
-def _image_url(part: Any) -> str | None:
-    """The URL (often a data: URL) of an image content part, in OpenAI or LangChain form."""
-    if not isinstance(part, dict):
-        return None
-    if part.get("type") == "image_url":
-        ref = part.get("image_url")
-        return ref.get("url") if isinstance(ref, dict) else ref
-    if part.get("type") == "image":
-        if part.get("url"):
-            return part["url"]
-        data = part.get("base64") or part.get("data")
-        if data:
-            return f"data:{part.get('mime_type') or 'image/jpeg'};base64,{data}"
-    return None
-
-
-def _images_of(content: Any) -> list[str]:
-    """Image URLs in a message content."""
-    if isinstance(content, str):
-        return []
-    return [url for url in map(_image_url, content or []) if url]
-
-
-def _image_parts(urls: Sequence[str]) -> list[dict]:
-    """OpenAI ``image_url`` content parts."""
-    return [{"type": "image_url", "image_url": {"url": url}} for url in urls]
-
-
-# ----------------------------------------------------------------------------- messages out
-
-
-def _user_message(msg: HumanMessage, vision: bool) -> dict:
-    """A user message; images kept only with vision."""
-    if isinstance(msg.content, str):
-        return {"role": "user", "content": msg.content}
-    text, images = _text_of(msg.content), _images_of(msg.content)
-    if not (vision and images):
-        return {"role": "user", "content": text}
-    return {"role": "user", "content": [{"type": "text", "text": text}, *_image_parts(images)]}
-
-
-def _assistant_message(msg: AIMessage) -> dict:
-    """An assistant message; tool-call arguments as JSON strings."""
-    text = _text_of(msg.content)
-    out: dict[str, Any] = {"role": "assistant", "content": text or (None if msg.tool_calls else "")}
-    if msg.tool_calls:
-        out["tool_calls"] = [
-            {
-                "id": call["id"],
-                "type": "function",
-                "function": {"name": call["name"], "arguments": json.dumps(call["args"])},
-            }
-            for call in msg.tool_calls
-        ]
-    return out
-
-
-def _tool_message(msg: ToolMessage, vision: bool) -> tuple[dict, list[str]]:
-    """A tool result (text only) and the images to send after it in a user message."""
-    text, images = _text_of(msg.content), _images_of(msg.content)
-    if images and not vision:
-        text += f"\n({len(images)} frame image(s) omitted: this model receives measurements only)"
-    out = {"role": "tool", "tool_call_id": msg.tool_call_id, "content": text or "{}"}
-    return out, images if vision else []
-
-
-def _frames_message(batches: list[tuple[str, list[str]]]) -> dict:
-    """The user message carrying tool images, after the run of tool results it belongs to."""
-    parts: list[dict] = []
-    for label, urls in batches:
-        parts.append({"type": "text", "text": f"Frames from {label} (times in its result above):"})
-        parts.extend(_image_parts(urls))
-    return {"role": "user", "content": parts}
-
-
-def _fill_missing_results(out: list[dict], pending: list[str]) -> None:
-    """Answer tool calls left without a result, so the endpoint accepts the history."""
-    for call_id in pending:
-        note = {"error": "tool call not executed"}
-        out.append({"role": "tool", "tool_call_id": call_id, "content": json.dumps(note)})
-    pending.clear()
-
-
-def to_openai_messages(messages: Sequence[BaseMessage], vision: bool) -> list[dict]:
-    """Convert LangChain messages to OpenAI chat messages (tool images in a user message)."""
-    out: list[dict] = []
-    pending: list[str] = []  # tool call ids still waiting for a result
-    frames: list[tuple[str, list[str]]] = []
-    for msg in messages:
-        if not isinstance(msg, ToolMessage):
-            _fill_missing_results(out, pending)
-            if frames:
-                out.append(_frames_message(frames))
-                frames = []
-        if isinstance(msg, ToolMessage):
-            converted, images = _tool_message(msg, vision)
-            out.append(converted)
-            pending = [i for i in pending if i != msg.tool_call_id]
-            if images:
-                frames.append((msg.name or "the tool", images))
-        elif isinstance(msg, AIMessage):
-            out.append(_assistant_message(msg))
-            pending = [call["id"] for call in msg.tool_calls]
-        elif isinstance(msg, SystemMessage):
-            out.append({"role": "system", "content": _text_of(msg.content)})
-        elif isinstance(msg, HumanMessage):
-            out.append(_user_message(msg, vision))
-        else:
-            out.append({"role": "user", "content": _text_of(msg.content)})
-    _fill_missing_results(out, pending)
-    if frames:
-        out.append(_frames_message(frames))
-    return out
-
-
-def has_images(messages: Sequence[dict]) -> bool:
-    """Whether any converted message carries an image part."""
-    return any(
-        isinstance(m.get("content"), list)
-        and any(p.get("type") == "image_url" for p in m["content"])
-        for m in messages
-    )
-
-
-# ----------------------------------------------------------------------------- responses in
-
-
-def parse_arguments(raw: Any) -> dict:
-    """Tool-call arguments as a dict; malformed input becomes ``{"__error__": ...}``."""
-    if isinstance(raw, dict):
-        return raw
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return {}
-    try:
-        value = json.loads(raw)
-        if isinstance(value, str):  # double-encoded by some servers
-            value = json.loads(value)
-    except (TypeError, ValueError) as exc:
-        reason = getattr(exc, "msg", None) or type(exc).__name__
-        return {ERROR_KEY: f"malformed arguments: {reason}; got {one_line(str(raw), limit=200)}"}
-    if not isinstance(value, dict):
-        return {ERROR_KEY: f"malformed arguments: expected a JSON object, got {one_line(raw)}"}
-    return value
-
-
-def _new_id() -> str:
-    """A tool-call id for calls the server did not label."""
-    return f"call_{uuid.uuid4().hex[:24]}"
-
-
-def _call_from_json(obj: Any, tool_names: set[str]) -> dict | None:
-    """A tool call from a JSON object like {"name", "arguments"|"parameters"} naming a tool."""
-    if not isinstance(obj, dict):
-        return None
-    if isinstance(obj.get("function"), dict):
-        obj = {**obj["function"], "id": obj.get("id")}
-    name = obj.get("name")
-    if not isinstance(name, str) or name not in tool_names:
-        return None
-    raw = next((obj[k] for k in ("arguments", "parameters", "args") if k in obj), {})
-    return {"name": name, "args": parse_arguments(raw), "id": obj.get("id") or _new_id()}
-
-
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
-_TAGGED = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
-_FENCED = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-
-
-def _json_candidates(text: str) -> list[Any]:
-    """JSON values in text: whole, in <tool_call> tags, in code fences, or from the first {."""
-    chunks = [text.strip(), *_TAGGED.findall(text), *_FENCED.findall(text)]
-    if "{" in text:
-        chunks.append(text[text.index("{") :])
-    found = []
-    decoder = json.JSONDecoder()
-    for chunk in chunks:
-        chunk = chunk.strip()
-        try:
-            found.append(decoder.raw_decode(chunk)[0])
-        except ValueError:
-            continue
-    return found
-
-
-def tool_calls_from_text(text: str, tool_names: set[str]) -> list[dict]:
-    """Tool calls a model wrote as JSON text, not as structured tool_calls (llama.cpp, Ollama)."""
-    if not text or "{" not in text or not tool_names:
-        return []
-    for value in _json_candidates(text):
-        items = value if isinstance(value, list) else [value]
-        calls = [c for c in (_call_from_json(item, tool_names) for item in items) if c]
-        if calls:
-            return calls
-    return []
-
-
-def _structured_calls(message: Any) -> list[dict]:
-    """Tool calls from the completion message (including the legacy function_call)."""
-    calls = []
-    for call in getattr(message, "tool_calls", None) or []:
-        fn = getattr(call, "function", None)
-        if fn is None or not getattr(fn, "name", None):
-            continue
-        calls.append(
-            {
-                "name": fn.name,
-                "args": parse_arguments(fn.arguments),
-                "id": getattr(call, "id", None) or _new_id(),
-            }
-        )
-    legacy = getattr(message, "function_call", None)
-    if not calls and legacy is not None and getattr(legacy, "name", None):
-        args = parse_arguments(legacy.arguments)
-        calls.append({"name": legacy.name, "args": args, "id": _new_id()})
-    return calls
-
-
-def usage_of(completion: Any) -> dict | None:
-    """LangChain usage metadata from the completion's usage, if reported."""
-    usage = getattr(completion, "usage", None)
-    if usage is None:
-        return None
-    inp = int(getattr(usage, "prompt_tokens", 0) or 0)
-    outp = int(getattr(usage, "completion_tokens", 0) or 0)
-    total = int(getattr(usage, "total_tokens", 0) or 0) or inp + outp
-    return {"input_tokens": inp, "output_tokens": outp, "total_tokens": total}
-
-
-def parse_completion(completion: Any, tool_names: set[str]) -> AIMessage:
-    """The AIMessage for a chat completion: tool calls (structured or in text) or plain text."""
-    choices = getattr(completion, "choices", None)
-    message = getattr(choices[0], "message", None) if choices else None
-    if message is None:
-        raise InvalidResponse("endpoint returned an invalid response (no choices)")
-    content = message.content if isinstance(message.content, str) else ""
-    content = _THINK.sub("", content).strip()
-    calls = _structured_calls(message)
-    if not calls:
-        calls = tool_calls_from_text(content, tool_names)
-        if calls and content.strip().startswith(("{", "[", "<tool_call>", "```")):
-            content = ""
-    meta = {
-        "model_name": getattr(completion, "model", None),
-        "finish_reason": getattr(choices[0], "finish_reason", None),
-    }
-    return AIMessage(
-        content=content or "",
-        tool_calls=calls,
-        usage_metadata=usage_of(completion),
-        response_metadata={k: v for k, v in meta.items() if v is not None},
-    )
 
 
 # ----------------------------------------------------------------------------- the brain
@@ -478,9 +154,10 @@ class OpenAIBrain:
         base_url: str = DEFAULT_BASE_URL,
         api_key: str | None = None,
         *,
-        vision: str = "auto",
-        timeout: float = 60.0,
-        max_retries: int = 4,
+        vision: str | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        timeout_retries: int = settings.TIMEOUT_RETRIES,
         backoff_s: float = 1.0,
         max_backoff_s: float = 30.0,
         temperature: float | None = None,
@@ -489,14 +166,17 @@ class OpenAIBrain:
             raise BrainConfigError("no model: set --model or LVQ_OPENAI_MODEL")
         self.model = model
         self.base_url = base_url.rstrip("/")
-        self.vision_mode = (vision or "auto").strip().lower()
-        self.vision = resolve_vision(self.vision_mode, model)
-        self.timeout = float(timeout)
-        self.max_retries = max(0, int(max_retries))
+        self.vision_mode = settings.vision_mode(vision)
+        self._vision: bool | None = None if self.vision_mode == "auto" else (
+            self.vision_mode == "on")
+        self.timeout = settings.timeout_s(timeout)
+        self.max_retries = settings.retries(max_retries)
+        self.timeout_retries = max(0, min(int(timeout_retries), self.max_retries))
         self.backoff_s = float(backoff_s)
         self.max_backoff_s = float(max_backoff_s)
         self.temperature = temperature
         self._keyless = not api_key
+        redact.remember(api_key)
         self._client = openai.OpenAI(
             base_url=self.base_url, api_key=api_key or "none", timeout=self.timeout, max_retries=0
         )
@@ -507,24 +187,24 @@ class OpenAIBrain:
         base_url: str | None = None,
         model: str | None = None,
         api_key_env: str = "OPENAI_API_KEY",
-        timeout: float = 60.0,
-        max_retries: int = 4,
+        timeout: float | None = None,
+        max_retries: int | None = None,
         vision: str | None = None,
         **kwargs: Any,
     ) -> OpenAIBrain:
-        """Settings from flags, else LVQ_OPENAI_* / OPENAI_* variables; the key from env only."""
+        """Settings from flags, else LVQ_* / OPENAI_* variables; the key from env only."""
         env = os.environ
+        redact.remember(env_name=api_key_env)
         url = base_url or env.get("LVQ_OPENAI_BASE_URL") or env.get("OPENAI_BASE_URL")
         name = model or env.get("LVQ_OPENAI_MODEL")
         if not name:
             raise BrainConfigError("no model for the openai brain: set --model or LVQ_OPENAI_MODEL")
         key = env.get("LVQ_OPENAI_API_KEY") or env.get(api_key_env)
-        mode = vision or env.get("LVQ_OPENAI_VISION") or "auto"
         return cls(
             name,
             url or DEFAULT_BASE_URL,
             key,
-            vision=mode,
+            vision=vision,
             timeout=timeout,
             max_retries=max_retries,
             **kwargs,
@@ -538,26 +218,77 @@ class OpenAIBrain:
         """The base URL safe to show (no credentials)."""
         return display_url(self.base_url)
 
+    # -- images
+
+    @property
+    def vision(self) -> bool:
+        """Whether images are sent (asks the endpoint once in ``auto`` mode)."""
+        return self.accepts_images()
+
+    def accepts_images(self) -> bool:
+        """``on``/``off`` as set; in ``auto`` the remembered or freshly probed verdict."""
+        if self._vision is None:
+            self._vision = vision_probe.cached(self.endpoint, self.model)
+        if self._vision is None:
+            self._vision = self._probe_vision()
+        return self._vision
+
+    def _probe_vision(self) -> bool:
+        """Send the tiny image once; remember whether the endpoint took it."""
+        payload = {"model": self.model, "messages": vision_probe.probe_messages()}
+        try:
+            self._with_retries(lambda: self._client.chat.completions.create(**payload), True)
+        except OpenAIBrainError as exc:
+            cause = exc.__cause__
+            status, said = None, ""
+            if isinstance(cause, openai.APIStatusError):
+                status, said = cause.status_code, one_line(_server_message(cause))
+            if not (isinstance(exc, VisionUnsupported)
+                    or vision_probe.rejects_images(status, said)):
+                raise redact.scrub_error(exc) from exc.__cause__
+            log.info("%s at %s does not accept images: %s", self.model, self.endpoint, exc)
+            vision_probe.remember(self.endpoint, self.model, False, str(exc))
+            return False
+        vision_probe.remember(self.endpoint, self.model, True, "answered the image probe")
+        return True
+
+    def _refused_images(self) -> None:
+        """Remember that a real request with images was refused; images are off from now."""
+        log.warning("%s rejected image inputs; continuing without images", self.model)
+        self._vision = False
+        vision_probe.remember(self.endpoint, self.model, False, "rejected images in a request")
+
     # -- the Brain protocol
 
     def step(self, messages: list[BaseMessage], tools: list[dict], ctx: Any = None) -> AIMessage:
-        """Send the conversation and tools; return the model's tool calls or text."""
-        vision = self.vision and getattr(ctx, "vision", True) is not False
+        """Send the conversation and tools; return the model's tool calls or text (keys masked)."""
         try:
-            completion = self._complete(messages, tools, vision)
+            names = {t.get("function", {}).get("name") for t in tools or []} - {None}
+            return scrub_message(parse_completion(self._step(messages, tools, ctx), names))
+        except OpenAIBrainError as exc:
+            raise redact.scrub_error(exc) from exc.__cause__
+
+    def _step(self, messages: list[BaseMessage], tools: list[dict], ctx: Any) -> Any:
+        """The completion for one turn; images only when the model accepts them."""
+        images = any(images_of(m.content) for m in messages)
+        vision = images and getattr(ctx, "vision", True) is not False and self.accepts_images()
+        try:
+            return self._complete(messages, tools, vision)
         except VisionUnsupported:
             if self.vision_mode != "auto":
                 raise
-            log.warning("%s rejected image inputs; continuing without images", self.model)
-            self.vision = False
-            completion = self._complete(messages, tools, False)
-        names = {t.get("function", {}).get("name") for t in tools or []} - {None}
-        return parse_completion(completion, names)
+            self._refused_images()
+            if getattr(ctx, "images_required", False):  # the caller cannot do without them
+                raise
+            return self._complete(messages, tools, False)
 
     def list_models(self) -> list[str]:
         """Model ids the endpoint serves (also a cheap reachability check)."""
-        page = self._with_retries(lambda: self._client.models.list(), images=False)
-        return [m.id for m in getattr(page, "data", None) or []]
+        try:
+            page = self._with_retries(lambda: self._client.models.list(), images=False)
+        except OpenAIBrainError as exc:
+            raise redact.scrub_error(exc) from exc.__cause__
+        return [redact.scrub(m.id) for m in getattr(page, "data", None) or []]
 
     # -- requests
 
@@ -582,14 +313,16 @@ class OpenAIBrain:
         return completion
 
     def _with_retries(self, call: Any, images: bool) -> Any:
-        """Run ``call`` with backoff on 429/5xx, timeouts and connection errors."""
+        """Run ``call`` with backoff on 429/5xx, connection errors and (once) timeouts."""
         attempt = 0
         while True:
             try:
                 return call()
             except openai.APITimeoutError as exc:
-                if attempt >= self.max_retries:
-                    raise self._unreachable(f"timed out after {self.timeout:g} s", attempt) from exc
+                if attempt >= self.timeout_retries:
+                    raise self._unreachable(
+                        f"no answer within {self.timeout:g} s", attempt,
+                        "; set LVQ_TIMEOUT to wait longer") from exc
                 delay = self._backoff(attempt)
             except openai.APIConnectionError as exc:
                 limit = min(self.max_retries, CONNECT_RETRIES) if _is_refusal(exc) else None
@@ -613,10 +346,11 @@ class OpenAIBrain:
         """Exponential backoff with jitter: base * 2**attempt, scaled by 0.5-1.0, capped."""
         return min(self.max_backoff_s, self.backoff_s * 2**attempt) * (0.5 + random.random() / 2)
 
-    def _unreachable(self, reason: str, attempt: int) -> EndpointUnreachable:
+    def _unreachable(self, reason: str, attempt: int, hint: str = "") -> EndpointUnreachable:
         """The unreachable-endpoint error."""
         tries = f" ({attempt + 1} attempts)" if attempt else ""
-        return EndpointUnreachable(f"endpoint {self.endpoint} unreachable: {reason}{tries}")
+        reason = one_line(reason, self._client.api_key)
+        return EndpointUnreachable(f"endpoint {self.endpoint} unreachable: {reason}{tries}{hint}")
 
     def _status_error(self, exc: openai.APIStatusError, attempt: int, images: bool) -> Exception:
         """Map an HTTP error status to a one-line brain error."""
@@ -637,7 +371,7 @@ class OpenAIBrain:
         if status in (400, 422) and images and _VISION_UNSUPPORTED.search(said):
             return VisionUnsupported(
                 f"model {self.model!r} does not accept image inputs (server said: {said}); "
-                "set LVQ_OPENAI_VISION=off"
+                "set LVQ_VISION=off"
             )
         if status in RETRY_STATUSES:
             return EndpointFailed(
@@ -647,3 +381,40 @@ class OpenAIBrain:
         return EndpointFailed(
             f"endpoint {self.endpoint} refused the request (HTTP {status}): {said}"
         )
+
+
+def scrub_message(msg: AIMessage) -> AIMessage:
+    """The message with every known key masked: text, tool-call arguments, metadata."""
+    calls = [{**c, "name": redact.scrub(c["name"]), "args": redact.scrub_value(c["args"])}
+             for c in msg.tool_calls]
+    return AIMessage(
+        content=redact.scrub(msg.content) if isinstance(msg.content, str)
+        else redact.scrub_value(msg.content),
+        tool_calls=calls,
+        usage_metadata=msg.usage_metadata,
+        response_metadata=redact.scrub_value(msg.response_metadata),
+    )
+
+
+__all__ = [
+    "ERROR_KEY",
+    "BrainConfigError",
+    "EndpointAuthError",
+    "EndpointFailed",
+    "EndpointUnreachable",
+    "InvalidResponse",
+    "ModelNotFound",
+    "OpenAIBrain",
+    "OpenAIBrainError",
+    "ToolUseFailed",
+    "ToolsUnsupported",
+    "VisionRequired",
+    "VisionUnsupported",
+    "display_url",
+    "one_line",
+    "parse_arguments",
+    "parse_completion",
+    "scrub_message",
+    "to_openai_messages",
+    "tool_calls_from_text",
+]
