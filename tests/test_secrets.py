@@ -77,7 +77,7 @@ def test_agent_answer_stdout_and_trace_hold_no_key(video, tmp_path, canary_env, 
 
     with ss.ScriptedServer([echo("error")] * 2) as srv:  # the probe (no images), the turn
         res = CliRunner().invoke(agent_app, [*args, "--base-url", srv.url])
-    assert res.exit_code == 2 and "request refused for" in res.output
+    assert res.exit_code == 4 and "request refused for" in res.output
     assert CANARY not in res.output and CANARY not in everything_under(cache)
 
 

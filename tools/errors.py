@@ -16,13 +16,6 @@ EXIT_ENDPOINT = 4  # the model endpoint is down, refuses the key or answers nons
 EXIT_STORAGE = 5  # the cache or an output file cannot be read or written
 EXIT_INTERRUPTED = 130  # Ctrl-C
 
-# Error classes defined where they cannot carry `exit_code` themselves, by "module.Class".
-_BY_NAME = {
-    "agent.brains.openai_brain.BrainConfigError": EXIT_USAGE,
-    "agent.brains.openai_brain.OpenAIBrainError": EXIT_ENDPOINT,
-}
-
-
 class LvqError(Exception):
     """Base of every error the command line reports as one line and a non-zero exit."""
 
@@ -68,9 +61,6 @@ def exit_code_of(exc: BaseException) -> int:
     if isinstance(vars(exc).get("exit_code"), int):  # set on one error where it was raised
         return vars(exc)["exit_code"]
     for cls in type(exc).__mro__:
-        code = _BY_NAME.get(f"{cls.__module__}.{cls.__qualname__}")
-        if code is not None:
-            return code
         if "exit_code" in vars(cls):
             return int(vars(cls)["exit_code"])
     if isinstance(exc, FileNotFoundError | IsADirectoryError | NotADirectoryError):

@@ -40,6 +40,7 @@ from tools.detectors.corruption import (
 )
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import interlace_events
+from tools.detectors.stretches import merged, stretch_events
 from tools.errors import IndexError_
 from tools.integrity import check_files, check_meta, check_tables, read_columns, table_records
 from tools.model import Event, Scene, VideoInfo
@@ -234,6 +235,7 @@ def derive(
     events = detect_events(frames, samples, scenes, fps)
     freezes = freeze_events(frames, fps)
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
+    events = merged(events, stretch_events(samples, frames))
     events = explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
     if gated:
         events = gates.gated(events)

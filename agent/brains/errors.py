@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from tools.errors import LvqError
+from tools.errors import EXIT_ENDPOINT, EXIT_USAGE, LvqError
 
 
 class OpenAIBrainError(LvqError):
     """The chat endpoint could not be used; the message is one line and never holds the key."""
 
+    exit_code = EXIT_ENDPOINT
+
 
 class BrainConfigError(OpenAIBrainError):
     """Missing or invalid brain settings (model, vision mode, timeout, retries)."""
+
+    exit_code = EXIT_USAGE
 
 
 class EndpointUnreachable(OpenAIBrainError):

@@ -1,0 +1,61 @@
+"""Stretches judged against the footage around them, across shots."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detectors import stretches as st
+from tools.detectors.calibration import QUANTITIES
+
+
+def _samples(noise: np.ndarray, step: float = 0.5) -> dict[str, np.ndarray]:
+    n = len(noise)
+    return {"t": np.arange(n) * step, "noise": noise, "frame": np.arange(n) * 10}
+
+
+def test_departure_sees_a_stretch_that_covers_whole_shots(monkeypatch):
+    rng = np.random.default_rng(0)
+    t = np.arange(360) * 0.5
+    # shots of 3-5 s with levels of their own, and 30 s of noise x6 over several of them
+    shot_level = np.repeat(rng.uniform(0.15, 0.3, 60), 6)[:360]
+    noise = shot_level * rng.uniform(0.9, 1.1, 360)
+    inside = (t >= 100) & (t < 130)
+    noise[inside] *= 6
+    monkeypatch.setattr(st, "value", lambda key: 0.8)
+    events = [e for e in st.stretch_events(_samples(noise), {}) if e.type == "noise"]
+    assert len(events) == 1
+    e = events[0]
+    assert abs(e.start_s - 100) <= 1.5 and abs(e.end_s - 130) <= 1.5
+    assert e.evidence["departure"] > 1.5
+
+
+def test_long_stretches_are_found_from_their_ends_inwards(monkeypatch):
+    t = np.arange(600) * 0.5
+    noise = np.full(600, 0.2)
+    noise[(t >= 60) & (t < 160)] = 2.0  # 100 s: wider than the neighbourhood's gap
+    monkeypatch.setattr(st, "value", lambda key: 0.8)
+    events = [e for e in st.stretch_events(_samples(noise), {}) if e.type == "noise"]
+    assert len(events) == 1 and events[0].start_s <= 61 and events[0].end_s >= 159
+
+
+def test_clean_variation_and_blips_stay_below_the_limit(monkeypatch):
+    rng = np.random.default_rng(1)
+    noise = np.repeat(rng.uniform(0.15, 0.3, 60), 6)[:360]
+    noise[200:203] = 3.0  # a 1.5 s blip of content: shorter than the running median
+    monkeypatch.setattr(st, "value", lambda key: 0.8)
+    assert [e for e in st.stretch_events(_samples(noise), {}) if e.type == "noise"] == []
+
+
+def test_luma_is_read_from_the_frames_at_the_sample_frames(monkeypatch):
+    n = 360
+    luma = np.full(n * 10, 140.0)
+    luma[1000:1600] = 60.0  # samples 100-160: 50-80 s darkened
+    samples = {"t": np.arange(n) * 0.5, "frame": np.arange(n) * 10}
+    monkeypatch.setattr(st, "value", lambda key: 0.3)
+    dark = [e for e in st.stretch_events(samples, {"luma": luma}) if e.subtype == "too dark"]
+    assert len(dark) == 1 and abs(dark[0].start_s - 50) <= 1.5 and abs(dark[0].end_s - 80) <= 1.5
+
+
+def test_every_stretch_declares_its_calibrated_limit():
+    for s in st.STRETCHES:
+        assert f"stretch.{s.key}" in QUANTITIES

@@ -1,0 +1,218 @@
+"""Stretches: a picture measure that leaves its neighbourhood's level for seconds, across shots.
+
+The scene-relative detectors judge each shot against its own better quartile, which cannot
+see a degradation covering whole shots: real footage cuts every few seconds, and a 30-second
+stretch of noise, darkness or blur spans many shots, each of them wholly degraded. Here each
+sample is judged against the median of the footage *around* it instead (from EXCLUDE_S to
+EXCLUDE_S + REACH_S away on both sides, whatever the cuts), after a short running median.
+Samples found degraded by any measure leave the neighbourhood of every measure and the
+judgement is repeated, so long stretches are found from their ends inwards and the footage
+beside a blurred stretch is not judged against it (it would read as over-sharpened).
+
+The limit of each measure is calibrated on clean real footage (`bench calibrate`): the
+largest departure from its neighbourhood any clean calibration video shows, pushed out to
+the stated false-alarm rate (tools/detectors/calibration.py).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.series import merge_runs, runs
+from tools.model import Event
+
+EXCLUDE_S = 8.0  # the neighbourhood starts this far away on each side ...
+REACH_S = 45.0  # ... and reaches this much further
+SMOOTH_S = 2.5  # running median before judging (a blip of content is not a stretch)
+MIN_STRETCH_S = 3.0  # shortest stretch reported
+MERGE_S = 2.0  # runs closer than this are one stretch
+ROUNDS = 20  # judgements at most, each without the samples found degraded before
+MIN_NEIGHBOURS = 0.25  # share of a full neighbourhood needed to judge a sample
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """One measure judged against its neighbourhood: which way is worse, what it means."""
+
+    key: str
+    signal: str  # a sample signal, or "luma" (the frame's mean, read at the sample frames)
+    direction: int
+    type: str
+    subtype: str
+    offset: float  # added before the log (levels that reach 0)
+
+
+STRETCHES: tuple[Stretch, ...] = (
+    Stretch("noise_up", "noise", +1, "noise", "grain", 0.05),
+    Stretch("luma_down", "luma", -1, "exposure", "too dark", 8.0),
+    Stretch("luma_up", "luma", +1, "exposure", "too bright", 8.0),
+    Stretch("contrast_down", "contrast_range", -1, "exposure", "low contrast", 8.0),
+    Stretch("saturation_up", "saturation", +1, "colour", "oversaturation", 8.0),
+    Stretch("saturation_down", "saturation", -1, "colour", "desaturation", 8.0),
+    Stretch("sharpness_down", "sharpness", -1, "blur", "softness", 1.0),
+    Stretch("blockiness_up", "blockiness", +1, "compression", "blocking", 0.5),
+    Stretch("halo_up", "halo", +1, "sharpening", "halo", 0.05),
+)
+
+
+def series(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
+           s: Stretch) -> np.ndarray | None:
+    """The stretch's measure at every sample, on a log scale (None when not measured)."""
+    if s.signal == "luma":
+        luma, idx = frames.get("luma"), samples.get("frame")
+        if luma is None or idx is None or len(luma) == 0:
+            return None
+        x = np.asarray(luma, dtype=np.float64)[np.clip(np.asarray(idx, int), 0, len(luma) - 1)]
+    elif s.signal in samples:
+        x = np.asarray(samples[s.signal], dtype=np.float64)
+    else:
+        return None
+    return np.log(np.maximum(x, 0.0) + s.offset)
+
+
+def _rolling_nanmedian(x: np.ndarray, k: int) -> np.ndarray:
+    if k <= 1 or len(x) < k:
+        return x.copy()
+    pad = np.pad(x, (k // 2, k - 1 - k // 2), constant_values=np.nan)
+    win = np.lib.stride_tricks.sliding_window_view(pad, k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmedian(win, axis=1)
+
+
+def departure(x: np.ndarray, step: float, direction: int,
+              excluded: np.ndarray | None = None) -> np.ndarray:
+    """How far each sample's running median lies beyond its neighbourhood's level (the mean
+    of the two sides' medians), in the degraded direction (NaN where both sides are too thin
+    to judge)."""
+    n = len(x)
+    if n == 0:
+        return np.zeros(0)
+    smooth = _rolling_nanmedian(x, max(1, int(round(SMOOTH_S / step)) | 1))
+    pool = x.copy()
+    if excluded is not None:
+        pool[excluded] = np.nan
+    gap, reach = int(round(EXCLUDE_S / step)), max(1, int(round(REACH_S / step)))
+    pad = np.pad(pool, (gap + reach, gap + reach), constant_values=np.nan)
+    win = np.lib.stride_tricks.sliding_window_view(pad, reach)
+    left = win[np.arange(n)]  # samples [i - gap - reach, i - gap)
+    right = win[np.arange(n) + 2 * gap + reach + 1]  # samples (i + gap, i + gap + reach]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        sides = np.stack([np.nanmedian(left, axis=1), np.nanmedian(right, axis=1)])
+        thin = np.stack([np.isfinite(w).sum(axis=1) < MIN_NEIGHBOURS * reach
+                         for w in (left, right)])
+        # each side counts the same, however much of it is left: a long stretch seen from
+        # inside has clean footage on one side only
+        ref = np.nanmean(np.where(thin, np.nan, sides), axis=0)
+    return direction * (smooth - ref)
+
+
+def _fill_unjudged(flagged: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Samples deep inside a long stretch, with degraded footage all around them, cannot be
+    judged: a gap of such samples between two flagged runs belongs to the stretch."""
+    out = flagged.copy()
+    for a, b in runs(~flagged):
+        if 0 < a and b < len(flagged) and not np.isfinite(d[a:b]).any():
+            out[a:b] = True
+    return out
+
+
+def _step(t: np.ndarray) -> float:
+    return float(np.median(np.diff(t))) if len(t) > 1 else 0.5
+
+
+def _largest(s: Stretch):
+    def measure(video: CleanVideo) -> list[float]:
+        x = series(video.samples, video.frames, s)
+        t = video.samples.get("t", np.zeros(0))
+        if x is None or len(t) < 3:
+            return []
+        d = sustained(departure(x, _step(t), s.direction), _step(t))
+        return [float(np.nanmax(d))] if np.isfinite(d).any() else []
+    return measure
+
+
+def sustained(d: np.ndarray, step: float) -> np.ndarray:
+    """The departure held for MIN_STRETCH_S: the least of it over each such window (what a
+    reported stretch at least shows throughout)."""
+    k = max(1, int(round(MIN_STRETCH_S / step)))
+    if len(d) < k:
+        return np.full(len(d), np.nan)
+    win = np.lib.stride_tricks.sliding_window_view(np.nan_to_num(d, nan=-np.inf), k)
+    out = np.full(len(d), np.nan)
+    low = win.min(axis=1)
+    out[: len(low)] = np.where(np.isfinite(low), low, np.nan)
+    return out
+
+
+LIMITS: dict[str, Quantity] = {s.key: declare(Quantity(
+    key=f"stretch.{s.key}", measure=_largest(s), direction=+1, default=1.0, log=False,
+    doc=f"largest departure (held {MIN_STRETCH_S:g} s) of log {s.signal} from its "
+        f"+-{EXCLUDE_S:g}-{EXCLUDE_S + REACH_S:g}"
+        f" s neighbourhood ({'up' if s.direction > 0 else 'down'}), in a clean video",
+)) for s in STRETCHES}
+
+
+def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]) -> list[Event]:
+    """Every stretch some measure spends beyond its calibrated departure from the footage
+    around it, at least MIN_STRETCH_S long."""
+    t = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
+    if len(t) < 3:
+        return []
+    step = _step(t)
+    measures = {s.key: series(samples, frames, s) for s in STRETCHES}
+    measures = {k: x for k, x in measures.items() if x is not None}
+    limits = {k: value(LIMITS[k].key) for k in measures}
+    flags = {k: np.zeros(len(t), dtype=bool) for k in measures}
+    by_key = {s.key: s for s in STRETCHES}
+    for _ in range(ROUNDS):  # judged afresh each round without what the last one found
+        degraded = np.any(list(flags.values()), axis=0) if flags else np.zeros(len(t), bool)
+        new = {k: np.nan_to_num(departure(x, step, by_key[k].direction, degraded), nan=0.0)
+               > limits[k] for k, x in measures.items()}
+        stable = all((new[k] == flags[k]).all() for k in measures)
+        flags = new
+        if stable:
+            break
+    degraded = np.any(list(flags.values()), axis=0) if flags else np.zeros(len(t), bool)
+    out = []
+    for k, x in measures.items():
+        s, limit = by_key[k], limits[k]
+        d = departure(x, step, s.direction, degraded)
+        flagged = _fill_unjudged(flags[k], d)
+        for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
+            if t[b - 1] - t[a] + step < MIN_STRETCH_S:
+                continue
+            inside = d[a:b][flags[k][a:b]]
+            level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else limit
+            sev = float(np.clip(0.3 + 0.7 * (level - limit) / max(2 * limit, 1e-9), 0.3, 1.0))
+            out.append(Event(
+                type=s.type, subtype=s.subtype, start_s=round(float(t[a]), 2),
+                end_s=round(float(t[b - 1] + step), 2), severity=round(sev, 3),
+                score=round(level / max(limit, 1e-9), 2),
+                evidence={"signal": s.signal, "departure": round(level, 4),
+                          "limit": round(limit, 4), "samples": int(b - a),
+                          "judged_against": "footage around it (across shots)"},
+            ))
+    return out
+
+
+def merged(events: list[Event], found: list[Event]) -> list[Event]:
+    """The scene detectors' events with the stretches added: a stretch overlapping an event
+    of its type widens that event to their union; others are new events."""
+    events = list(events)
+    for f in found:
+        same = [i for i, e in enumerate(events) if e.type == f.type
+                and min(e.end_s, f.end_s) > max(e.start_s, f.start_s)]
+        if not same:
+            events.append(f)
+            continue
+        for i in same:
+            e = events[i]
+            events[i] = replace(e, start_s=min(e.start_s, f.start_s),
+                                end_s=max(e.end_s, f.end_s), severity=max(e.severity, f.severity))
+    return events
