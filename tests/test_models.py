@@ -206,3 +206,36 @@ def test_unreachable_hub_is_one_clear_line(online, tmp_path, monkeypatch):
     msg = str(err.value)
     assert "could not fetch" in msg and f"127.0.0.1:{port}" in msg and "\n" not in msg
     assert "HF_HUB_OFFLINE=1" in msg
+
+
+def test_index_fetches_on_first_use_and_names_the_model(
+    online, hub, make_clip, cache_dir, tmp_path, monkeypatch
+):
+    from tools.index import get_index
+
+    monkeypatch.setenv("LVQ_CLIP_MODEL", f"hf-hub:{REPO}")
+    monkeypatch.setenv("LVQ_CLIP_CACHE_DIR", str(tmp_path / "hub"))
+    monkeypatch.setenv("LVQ_CLIP_PRECISION", "fp32")
+    path, _ = make_clip(12.0)
+    built = get_index(path, cache_dir=cache_dir, progress=False)  # retrieval on by default
+    clip = built.summary()["clip"]
+    assert clip["model"] == f"hf-hub:{REPO}" and clip["weights_id"] == f"hub:{REPO}"
+    assert clip["status"] == f"on: hf-hub:{REPO}, {len(built.clip)} frames" and clip["dim"] == 16
+    assert len(built.clip) >= 6 and hub.count("GET") == 2
+    seen = hub.count()
+    again = get_index(path, cache_dir=cache_dir, progress=False)
+    assert again.summary()["cached"] and again.summary()["clip"] == clip
+    assert again.clip.search_text("a red car", k=3)  # loads the cached model
+    assert hub.count() == seen
+
+
+def test_index_offline_without_weights_says_why(hub, make_clip, cache_dir, tmp_path, monkeypatch):
+    from tools.index import get_index
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("LVQ_CLIP_MODEL", f"hf-hub:{REPO}")
+    monkeypatch.setenv("LVQ_CLIP_CACHE_DIR", str(tmp_path / "hub"))
+    path, _ = make_clip(12.0)
+    status = get_index(path, cache_dir=cache_dir, progress=False).summary()["clip"]["status"]
+    assert status.startswith("off: ") and "HF_HUB_OFFLINE is set" in status
+    assert hub.count() == 0
