@@ -239,3 +239,64 @@ def test_index_offline_without_weights_says_why(hub, make_clip, cache_dir, tmp_p
     status = get_index(path, cache_dir=cache_dir, progress=False).summary()["clip"]["status"]
     assert status.startswith("off: ") and "HF_HUB_OFFLINE is set" in status
     assert hub.count() == 0
+
+
+def test_cli_models_pull_then_list(online, hub, tmp_path, monkeypatch, tiny_files):
+    from typer.testing import CliRunner
+
+    from agent.cli import app
+
+    monkeypatch.setenv("LVQ_CLIP_CACHE_DIR", str(tmp_path / "hub"))
+    monkeypatch.setenv("LVQ_CLIP_MODEL", f"hf-hub:{REPO}")
+    monkeypatch.setenv("LVQ_CLIP_PRECISION", "fp32")
+    runner = CliRunner()
+    empty = json.loads(runner.invoke(app, ["models", "list", "--json"]).stdout)
+    assert empty["models"] == [] and empty["in_use"]["name"] == f"hf-hub:{REPO}"
+    assert not empty["in_use"]["cached"] and hub.count() == 0
+    res = runner.invoke(app, ["models", "pull", "--json", "-q"])
+    assert res.exit_code == 0, res.output
+    pulled = json.loads(res.stdout)
+    total = sum(len(v) for v in tiny_files.values())
+    assert pulled["repo"] == REPO and pulled["bytes"] == total and pulled["endpoint"] == hub.url
+    assert len(pulled["downloaded"]) == 2 and pulled["checked"]
+    seen = hub.count()
+    again = runner.invoke(app, ["models", "pull"])
+    assert again.exit_code == 0 and "already cached" in again.stdout and hub.count() == seen
+    listed = json.loads(runner.invoke(app, ["models", "list", "--json"]).stdout)
+    (row,) = listed["models"]
+    snapshot = str(Path(pulled["paths"][0]).parent)
+    assert row == {
+        "names": [f"hf-hub:{REPO}"], "repo": REPO, "size": total, "path": snapshot, "in_use": True
+    }
+    assert listed["in_use"]["cached"] and listed["in_use"]["path"] == snapshot
+    text = runner.invoke(app, ["models", "list"]).stdout
+    assert f"index uses: hf-hub:{REPO}" in text and "6.5 MB" in text and hub.count() == seen
+
+
+def test_cli_pull_reads_the_hub_environment_at_start(hub, tmp_path, tiny_files):
+    """As a user runs it: HF_HOME, HF_ENDPOINT and HF_HUB_OFFLINE from the environment."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "LVQ_CLIP"))}
+    env.pop("TRANSFORMERS_OFFLINE", None)
+    env.update(HF_HOME=str(tmp_path / "hf"), HF_ENDPOINT=hub.url, PYTHONPATH=str(root))
+    cmd = [sys.executable, "-m", "agent.cli", "models", "pull", f"hf-hub:{REPO}"]
+    off = subprocess.run(
+        cmd, env={**env, "HF_HUB_OFFLINE": "1"}, capture_output=True, text=True, cwd=root
+    )
+    assert off.returncode == 1 and "HF_HUB_OFFLINE is set" in off.stderr, off.stderr
+    assert hub.count() == 0 and not (tmp_path / "hf").exists()
+    on = subprocess.run(
+        [*cmd, "--json", "--quiet", "--no-check"], env=env, capture_output=True, text=True,
+        cwd=root,
+    )
+    assert on.returncode == 0, on.stderr
+    doc = json.loads(on.stdout)
+    repo_dir = tmp_path / "hf" / "hub" / "models--lvq--tiny-clip"
+    assert all(p.startswith(str(repo_dir / "snapshots")) for p in doc["paths"])
+    assert doc["bytes"] == sum(len(v) for v in tiny_files.values())
+    # the two files, once each (the hub client may also ask for its agent-harness list)
+    files = [r.path for r in hub.requests if r.method == "GET" and "/resolve/" in r.path]
+    assert sorted(files) == [f"/{REPO}/resolve/main/{n}" for n in sorted(tiny_files)]
