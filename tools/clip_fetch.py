@@ -13,9 +13,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from tools.clip_model import (
     HUB_CONFIG_NAME,
@@ -35,6 +37,7 @@ ENV_OFFLINE = "HF_HUB_OFFLINE"
 ENV_ENDPOINT = "HF_ENDPOINT"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _TRUE = {"1", "on", "yes", "true"}
+_PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 
 @dataclass(frozen=True)
@@ -131,8 +134,11 @@ def fetch(cfg: ClipConfig, progress: bool = True, force: bool = False) -> Fetche
     start = time.perf_counter()
     paths: list[str] = []
     downloaded: list[str] = []
+    groups = ([[src.config]] if src.config else []) + [list(src.weights)]
+    if force or any(_from_hub_cache(src.repo, names, cfg.cache_dir) is None for names in groups):
+        _require_reachable(cfg)
     try:
-        for names in ([src.config] if src.config else []) + [list(src.weights)]:
+        for names in groups:
             path, fresh = _fetch_one(src.repo, names, cfg.cache_dir, progress, force)
             paths.append(path)
             if fresh:
@@ -148,8 +154,24 @@ def fetch(cfg: ClipConfig, progress: bool = True, force: bool = False) -> Fetche
     return Fetched(src.repo, tuple(paths), tuple(downloaded), size, time.perf_counter() - start)
 
 
+def _require_reachable(cfg: ClipConfig, timeout_s: float = 3.0) -> None:
+    """Fail at once when the endpoint's host cannot be reached (no network, unknown name), where
+    the hub client would retry for half a minute. Behind a proxy the client is left to try."""
+    if any(os.environ.get(k) for k in _PROXY_VARS):
+        return
+    url = urlsplit(endpoint())
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        socket.create_connection((url.hostname or "", port), timeout=timeout_s).close()
+    except OSError as exc:
+        raise WeightsUnavailable(
+            f"could not fetch {model_label(cfg)}: cannot reach {endpoint()} ({exc}); set "
+            f"{ENV_ENDPOINT} for a mirror, or {ENV_OFFLINE}=1 to stop trying"
+        ) from exc
+
+
 def _fetch_one(
-    repo: str, names: str | list[str], cache_dir: str | None, progress: bool, force: bool
+    repo: str, names: list[str], cache_dir: str | None, progress: bool, force: bool
 ) -> tuple[str, bool]:
     """(path, downloaded now) of the first of `names` the repo has; cached ones are not asked
     for again. A name the hub does not have moves on to the next one, any other error stops."""
@@ -157,7 +179,6 @@ def _fetch_one(
     from huggingface_hub.errors import RemoteEntryNotFoundError
     from huggingface_hub.utils.tqdm import silent_tqdm
 
-    names = [names] if isinstance(names, str) else names
     if not force:
         hit = _from_hub_cache(repo, names, cache_dir)
         if hit is not None:
