@@ -100,7 +100,8 @@ def models_pull(
         return
     where = fetched.paths[-1]
     if not fetched.downloaded:
-        out.print(f"{doc['model']}: already cached at {where}", highlight=False)
+        out.print(f"{doc['model']}: already cached{', loads' if check else ''}; at {where}",
+                  highlight=False)
         return
     rate = fetched.bytes / fetched.seconds / 1e6 if fetched.seconds > 0 else 0.0
     out.print(

@@ -21,6 +21,7 @@ from huggingface_hub import constants as hub_constants  # noqa: E402
 from safetensors.torch import save as save_safetensors  # noqa: E402
 
 from tests.hub_server import HubServer  # noqa: E402
+from tools.clip_cached import cached_models  # noqa: E402
 from tools.clip_fetch import ensure_weights, fetch, hub_source  # noqa: E402
 from tools.clip_model import (  # noqa: E402
     ClipConfig,
@@ -187,6 +188,9 @@ def test_a_pretrained_tag_comes_from_the_repo_open_clip_names(
     assert heads == [WEIGHTS, "open_clip_pytorch_model.bin"]
     assert weights.path.endswith("open_clip_pytorch_model.bin")
     _assert_same_as(load_clip(cfg, weights), tiny_net)
+    (row,) = cached_models(cfg)  # listed under the name that asks for it, marked in use
+    assert row.names[0] == "lvq-hub-tiny/lvqtag" and row.repo == "lvq/tiny-tag" and row.in_use
+    assert row.size == len(bin_bytes) and Path(row.path, "open_clip_pytorch_model.bin").is_file()
 
 
 def _torch_bytes(net) -> bytes:
