@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from agent.cli_models import models_app
 from agent.timefmt import hms
 from tools.errors import (
     EXIT_INTERNAL,
@@ -132,6 +133,7 @@ def answer_cmd(
     out.print(render(ans, opts), highlight=False, soft_wrap=True)
 
 
+app.add_typer(models_app, name="models")
 trace_app = typer.Typer(no_args_is_help=True, help="Inspect the traces of past answers.")
 app.add_typer(trace_app, name="trace")
 

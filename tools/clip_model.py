@@ -31,12 +31,14 @@ ENV_PRECISION = "LVQ_CLIP_PRECISION"
 PRECISIONS = ("auto", "fp32", "bf16")
 
 ENABLE_HINT = (
-    f"to enable it, set {ENV_PRETRAINED} to a checkpoint file (and {ENV_MODEL} to its "
-    "architecture), or put the weights in the Hugging Face cache (HF_HOME / HF_HUB_CACHE)"
+    "to enable it, run `agent models pull` (or leave HF_HUB_OFFLINE unset: the weights are "
+    f"fetched on first use), or set {ENV_PRETRAINED} to a checkpoint file (and {ENV_MODEL} to "
+    "its architecture)"
 )
 
 # open_clip's file names for weights on the hub and in 'local-dir:' folders, preferred first.
-_HUB_WEIGHT_NAMES = ("open_clip_model.safetensors", "open_clip_pytorch_model.bin")
+HUB_WEIGHT_NAMES = ("open_clip_model.safetensors", "open_clip_pytorch_model.bin")
+HUB_CONFIG_NAME = "open_clip_config.json"
 _URL_CACHE_DIR = os.path.expanduser("~/.cache/clip")  # open_clip's download folder for URLs
 _CHECKPOINT_SUFFIXES = (".safetensors", ".bin", ".pth", ".pt", ".ckpt", ".npz")
 
@@ -306,6 +308,16 @@ def _from_hub_cache(repo: str, names: Sequence[str], cache_dir: str | None) -> s
     return None
 
 
+def hub_weight_names(hf_hub: str) -> tuple[str, tuple[str, ...]]:
+    """A tag's 'org/repo/[file]' hub entry -> (repo, weight file names open_clip tries, in order):
+    the safetensors twin of a .bin/.pth file first, as open_clip's download_pretrained_from_hf."""
+    repo, filename = os.path.split(hf_hub)
+    if not filename:
+        return repo, HUB_WEIGHT_NAMES
+    stem, ext = os.path.splitext(filename)
+    return repo, (stem + ".safetensors", filename) if ext in (".bin", ".pth") else (filename,)
+
+
 def _cached_tag_file(tag_cfg: Mapping[str, Any], cache_dir: str | None) -> tuple[str | None, list]:
     """Find a tag's weights where open_clip would have downloaded them: (path or None, places)."""
     looked: list[str] = []
@@ -315,11 +327,7 @@ def _cached_tag_file(tag_cfg: Mapping[str, Any], cache_dir: str | None) -> tuple
         looked.append(f"file {tag_cfg['file']}")
     hub = tag_cfg.get("hf_hub", "")
     if hub:
-        repo, filename = os.path.split(hub)
-        names = _HUB_WEIGHT_NAMES
-        if filename:
-            stem, ext = os.path.splitext(filename)
-            names = (stem + ".safetensors", filename) if ext in (".bin", ".pth") else (filename,)
+        repo, names = hub_weight_names(hub)
         hit = _from_hub_cache(repo, names, cache_dir)
         if hit:
             return hit, looked
@@ -366,8 +374,8 @@ def _resolve_local_dir(model: str) -> Weights:
 def _resolve_hub_model(model: str, cache_dir: str | None) -> Weights:
     """A cached hub model becomes a 'local-dir:' of its snapshot, so loading needs no network."""
     repo = model.removeprefix("hf-hub:")
-    config = _from_hub_cache(repo, ["open_clip_config.json"], cache_dir)
-    weights = _from_hub_cache(repo, _HUB_WEIGHT_NAMES, cache_dir)
+    config = _from_hub_cache(repo, [HUB_CONFIG_NAME], cache_dir)
+    weights = _from_hub_cache(repo, HUB_WEIGHT_NAMES, cache_dir)
     if config is None or weights is None:
         raise WeightsUnavailable(
             f"{repo} is not in the Hugging Face cache {_hub_cache_dir(cache_dir)}"

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from tools.clip_fetch import ensure_weights
 from tools.clip_model import (
     ENABLE_HINT,
     ClipConfig,
@@ -358,12 +359,12 @@ class FrameIndex:
             raise RetrievalOff(f"CLIP retrieval is off: {self.reason}; {ENABLE_HINT}")
 
     def _model(self) -> ClipModel:
-        """The model that built this index, loaded on first use; RetrievalOff if unavailable."""
+        """The model that built this index, loaded (fetched if missing) when first needed."""
         if self._clip is None:
             if self._cfg is None:
                 raise RetrievalOff(f"CLIP retrieval is off: no model configuration; {ENABLE_HINT}")
             try:
-                self._clip = load_clip(self._cfg)
+                self._clip = load_clip(self._cfg, ensure_weights(self._cfg))
             except ClipError as exc:
                 raise RetrievalOff(f"CLIP retrieval is off: {exc}; {ENABLE_HINT}") from exc
         return self._clip

@@ -91,29 +91,49 @@ class VideoIndex:
         }
 
 
-def _clip_embedder(clip: bool):
-    """A CLIP frame embedder when retrieval is wanted and its weights are here, with a status.
+def _clip_embedder(clip: bool, progress: bool = True):
+    """A CLIP frame embedder when retrieval is wanted and its weights are here (fetched from the
+    hub first when missing, unless HF_HUB_OFFLINE is set), with a status.
 
     The model loads on the embedder's own thread while decoding starts; a load failure comes
-    back as a disabled index from `finish()`, never as a failed index build.
+    back as a disabled index from `finish()`, never as a failed index build. A fetch happens
+    before the pass, with the hub's progress bar.
     """
     if not clip:
         return None, "off: disabled"
     try:
+        from tools.clip_fetch import ENV_OFFLINE, ensure_weights, model_label, offline
         from tools.embed import ClipConfig, FrameEmbedder, clip_status
     except ImportError as exc:  # pragma: no cover - part of the install
         return None, f"off: retrieval module unavailable ({exc})"
     try:
         cfg = ClipConfig.from_env()
-        ok, reason = clip_status(cfg, quick=True)
-    except ValueError as exc:  # a bad model name or setting in the environment
+        if offline():  # a quick local look (no open_clip import when nothing is cached)
+            ok, reason = clip_status(cfg, quick=True)
+            if not ok:
+                return None, f"off: {reason}; {ENV_OFFLINE} is set, so nothing was fetched"
+        else:  # a full check (imports open_clip for a tag), and a fetch when missing
+            ensure_weights(cfg, progress=progress)
+    except ValueError as exc:  # a bad model name or setting, missing weights, a failed fetch
         return None, f"off: {exc}"
-    if not ok:
-        return None, f"off: {reason}"
     try:
-        return FrameEmbedder(cfg), f"on: {cfg.model} ({cfg.pretrained})"
+        return FrameEmbedder(cfg), f"on: {model_label(cfg)}"
     except Exception as exc:  # noqa: BLE001 - a broken checkpoint must not stop the index
-        return None, f"off: could not load {cfg.model} ({cfg.pretrained}): {exc}"
+        return None, f"off: could not load {model_label(cfg)}: {exc}"
+
+
+def _clip_meta(state: str, clip_index: Any) -> dict[str, Any]:
+    """The index summary's 'clip' entry: status, and which model built the embeddings."""
+    if clip_index is None:
+        return {"status": state}
+    return {
+        "status": f"{state}, {len(clip_index)} frames",
+        "model": clip_index.model,
+        "pretrained": clip_index.pretrained,
+        "weights_id": clip_index.weights_id,
+        "dim": clip_index.dim,
+        "frames": len(clip_index),
+    }
 
 
 def measure(
@@ -125,7 +145,7 @@ def measure(
     """Decode the video once and measure everything (no cache involved)."""
     t0 = time.perf_counter()
     # Before decord: torch's BLAS must be loaded first (decord-then-torch crashed a BLAS call).
-    embedder, clip_state = _clip_embedder(clip)
+    embedder, clip_state = _clip_embedder(clip, progress)
     info = probe_video(path)
     times = presentation_times(info.path, info)
     plan = plan_for(info, spatial_fps=spatial_fps, mid_fps=1.0 if embedder else None)
@@ -209,7 +229,7 @@ def measure(
         "plan": {"lo_size": plan.lo_size, "hi_every": plan.hi_every, "mid_every": plan.mid_every},
         "warnings": warnings,
         "raw_cuts": sorted(set(shots.cuts)),
-        "clip": {"status": clip_state},
+        "clip": _clip_meta(clip_state, clip_index),
     }
     return VideoIndex(info, frames, samples, scenes, events, meta, clip=clip_index)
 
