@@ -255,7 +255,7 @@ def derive(
     events = detect_events(frames, samples, scenes, fps)
     freezes = freeze_events(frames, fps)
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
-    events = merged(events, stretch_events(samples, frames))
+    events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]]))
     events = explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
     if gated:
         events = gates.gated(events)

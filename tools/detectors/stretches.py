@@ -30,6 +30,7 @@ REACH_S = 45.0  # ... and reaches this much further
 SMOOTH_S = 2.5  # running median before judging (a blip of content is not a stretch)
 MIN_STRETCH_S = 3.0  # shortest stretch reported
 MERGE_S = 2.0  # runs closer than this are one stretch
+CUT_NEAR_S = 1.0  # a stretch end this close to a shot cut is the cut
 ROUNDS = 20  # judgements at most, each without the samples found degraded before
 MIN_NEIGHBOURS = 0.25  # share of a full neighbourhood needed to judge a sample
 
@@ -126,78 +127,99 @@ def _step(t: np.ndarray) -> float:
     return float(np.median(np.diff(t))) if len(t) > 1 else 0.5
 
 
-def _largest(s: Stretch):
+def _quiet_limit(s: Stretch):
     def measure(video: CleanVideo) -> list[float]:
+        """The least limit at which this clean video shows no stretch of the measure."""
         x = series(video.samples, video.frames, s)
-        t = video.samples.get("t", np.zeros(0))
+        t = np.asarray(video.samples.get("t", np.zeros(0)), dtype=np.float64)
         if x is None or len(t) < 3:
             return []
-        d = sustained(departure(x, _step(t), s.direction), _step(t))
-        return [float(np.nanmax(d))] if np.isfinite(d).any() else []
+        cuts = [sc.start_s for sc in video.scenes[1:]]
+        lo, hi = 0.0, 8.0
+        if find_stretches(t, {s.key: x}, {s.key: hi}, cuts)[s.key]:
+            return [hi]
+        for _ in range(16):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if find_stretches(t, {s.key: x}, {s.key: mid}, cuts)[s.key] \
+                else (lo, mid)
+        return [hi]
     return measure
 
 
-def sustained(d: np.ndarray, step: float) -> np.ndarray:
-    """The departure held for MIN_STRETCH_S: the least of it over each such window (what a
-    reported stretch at least shows throughout)."""
-    k = max(1, int(round(MIN_STRETCH_S / step)))
-    if len(d) < k:
-        return np.full(len(d), np.nan)
-    win = np.lib.stride_tricks.sliding_window_view(np.nan_to_num(d, nan=-np.inf), k)
-    out = np.full(len(d), np.nan)
-    low = win.min(axis=1)
-    out[: len(low)] = np.where(np.isfinite(low), low, np.nan)
-    return out
-
-
 LIMITS: dict[str, Quantity] = {s.key: declare(Quantity(
-    key=f"stretch.{s.key}", measure=_largest(s), direction=+1, default=1.0, log=False,
-    doc=f"largest departure (held {MIN_STRETCH_S:g} s) of log {s.signal} from its "
-        f"+-{EXCLUDE_S:g}-{EXCLUDE_S + REACH_S:g}"
-        f" s neighbourhood ({'up' if s.direction > 0 else 'down'}), in a clean video",
+    key=f"stretch.{s.key}", measure=_quiet_limit(s), direction=+1, default=1.0, log=False,
+    doc=f"least departure of log {s.signal} ({'up' if s.direction > 0 else 'down'}) from the "
+        f"footage {EXCLUDE_S:g}-{EXCLUDE_S + REACH_S:g} s around it at which a clean video "
+        "shows no stretch",
 )) for s in STRETCHES}
 
 
-def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]) -> list[Event]:
+def _at_cut(x: float, cuts: np.ndarray) -> bool:
+    return bool(len(cuts)) and float(np.min(np.abs(cuts - x))) <= CUT_NEAR_S
+
+
+def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
+                   cuts: list[float] | None = None) -> list[Event]:
     """Every stretch some measure spends beyond its calibrated departure from the footage
-    around it, at least MIN_STRETCH_S long."""
+    around it, at least MIN_STRETCH_S long, with at least one end inside a shot.
+
+    `cuts` are the shot cuts (s). A degradation starts or ends while the picture goes on (a
+    setting changes, a link degrades); a stretch both of whose ends are cuts is a shot, or
+    a run of shots, that looks different from the others, which is what a montage of
+    unrelated footage is made of. (Both ends are checked because a strong onset, heavy noise,
+    can itself read as a cut.)"""
     t = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
     if len(t) < 3:
         return []
-    step = _step(t)
     measures = {s.key: series(samples, frames, s) for s in STRETCHES}
     measures = {k: x for k, x in measures.items() if x is not None}
     limits = {k: value(LIMITS[k].key) for k in measures}
-    flags = {k: np.zeros(len(t), dtype=bool) for k in measures}
     by_key = {s.key: s for s in STRETCHES}
+    out = []
+    for k, found in find_stretches(t, measures, limits, cuts).items():
+        s, limit = by_key[k], limits[k]
+        for start, end, level in found:
+            sev = float(np.clip(0.3 + 0.7 * (level - limit) / max(2 * limit, 1e-9), 0.3, 1.0))
+            out.append(Event(
+                type=s.type, subtype=s.subtype, start_s=round(start, 2), end_s=round(end, 2),
+                severity=round(sev, 3), score=round(level / max(limit, 1e-9), 2),
+                evidence={"signal": s.signal, "departure": round(level, 4),
+                          "limit": round(limit, 4),
+                          "judged_against": "footage around it (across shots)"},
+            ))
+    return out
+
+
+def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[str, float],
+                   cuts: list[float] | None = None) -> dict[str, list[tuple[float, float, float]]]:
+    """(start, end, departure) of every stretch of each measure (keys of STRETCHES)."""
+    step = _step(t)
+    cut_times = np.asarray(sorted(cuts or []), dtype=np.float64)
+    direction = {s.key: s.direction for s in STRETCHES}
+    flags = {k: np.zeros(len(t), dtype=bool) for k in measures}
     for _ in range(ROUNDS):  # judged afresh each round without what the last one found
         degraded = np.any(list(flags.values()), axis=0) if flags else np.zeros(len(t), bool)
-        new = {k: np.nan_to_num(departure(x, step, by_key[k].direction, degraded), nan=0.0)
+        new = {k: np.nan_to_num(departure(x, step, direction[k], degraded), nan=0.0)
                > limits[k] for k, x in measures.items()}
         stable = all((new[k] == flags[k]).all() for k in measures)
         flags = new
         if stable:
             break
     degraded = np.any(list(flags.values()), axis=0) if flags else np.zeros(len(t), bool)
-    out = []
+    out: dict[str, list[tuple[float, float, float]]] = {}
     for k, x in measures.items():
-        s, limit = by_key[k], limits[k]
-        d = departure(x, step, s.direction, degraded)
+        d = departure(x, step, direction[k], degraded)
         flagged = _fill_unjudged(flags[k], d)
+        out[k] = []
         for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
-            if t[b - 1] - t[a] + step < MIN_STRETCH_S:
+            start, end = float(t[a]), float(t[b - 1] + step)
+            if end - start < MIN_STRETCH_S or (
+                    (a == 0 or _at_cut(start, cut_times))
+                    and (b == len(t) or _at_cut(end, cut_times))):
                 continue
             inside = d[a:b][flags[k][a:b]]
-            level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else limit
-            sev = float(np.clip(0.3 + 0.7 * (level - limit) / max(2 * limit, 1e-9), 0.3, 1.0))
-            out.append(Event(
-                type=s.type, subtype=s.subtype, start_s=round(float(t[a]), 2),
-                end_s=round(float(t[b - 1] + step), 2), severity=round(sev, 3),
-                score=round(level / max(limit, 1e-9), 2),
-                evidence={"signal": s.signal, "departure": round(level, 4),
-                          "limit": round(limit, 4), "samples": int(b - a),
-                          "judged_against": "footage around it (across shots)"},
-            ))
+            level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else limits[k]
+            out[k].append((start, end, level))
     return out
 
 
