@@ -26,6 +26,26 @@ def _pct(acc: dict[str, Any] | None) -> str:
     return f"{100 * acc['acc']:.1f}"
 
 
+def _finite(x: Any) -> bool:
+    return isinstance(x, int | float) and not math.isnan(x)
+
+
+def ci_text(acc: dict[str, Any] | None) -> str:
+    """"[41.2, 63.0]" (percent) from an accuracy's ci_lo/ci_hi, "–" when undefined."""
+    if not acc or not acc.get("n") or not (_finite(acc.get("ci_lo"))
+                                           and _finite(acc.get("ci_hi"))):
+        return "–"
+    return f"[{100 * acc['ci_lo']:.1f}, {100 * acc['ci_hi']:.1f}]"
+
+
+def ci_errors(acc: dict[str, Any] | None) -> tuple[float, float]:
+    """(below, above) error-bar lengths in points of an accuracy's 95 % CI (0, 0 if none)."""
+    if not acc or not acc.get("n") or not (_finite(acc.get("ci_lo"))
+                                           and _finite(acc.get("ci_hi"))):
+        return 0.0, 0.0
+    return 100 * (acc["acc"] - acc["ci_lo"]), 100 * (acc["ci_hi"] - acc["acc"])
+
+
 def run_label(summary: dict[str, Any], name: str | None = None) -> str:
     """"agent/local" or a given name."""
     if name:
@@ -57,9 +77,12 @@ def table4(rows: Sequence[tuple[str, dict[str, Any]]], title: str | None = None)
 
 
 def levels_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> Table:
-    """Per-level accuracy with clustered SE, localisation IoU, open scores, time per item."""
-    t = Table(title="Per level (accuracy % ± clustered SE), localisation IoU, open-ended, cost")
-    for col in ("Model", *LEVELS, "Total", "n", "Loc. IoU", "Open sim.", "s/item", "prep s"):
+    """Per-level accuracy with clustered SE, the total's 95 % CI, localisation IoU, open
+    scores, time per item."""
+    t = Table(title="Per level (accuracy % ± clustered SE), localisation IoU, open-ended, cost",
+              caption="95% CI: clustered by video, t with videos − 1 degrees of freedom")
+    for col in ("Model", *LEVELS, "Total", "95% CI", "n", "videos", "Loc. IoU", "Open sim.",
+                "s/item", "prep s"):
         t.add_column(col, justify="left" if col == "Model" else "right")
     for name, s in rows:
         lv = s["mcq"]["level"]
@@ -73,8 +96,9 @@ def levels_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> Table:
         loc = s.get("localization", {}).get("mean_iou")
         sim = s.get("open", {}).get("mean_similarity")
         tm = s.get("timing", {})
-        t.add_row(name, *[cell(lv.get(k)) for k in LEVELS], cell(s["mcq"]["overall"]),
-                  str(s["mcq"]["overall"]["n"]), "–" if loc is None else f"{loc:.3f}",
+        ov = s["mcq"]["overall"]
+        t.add_row(name, *[cell(lv.get(k)) for k in LEVELS], cell(ov), ci_text(ov),
+                  str(ov["n"]), str(ov.get("videos", "–")), "–" if loc is None else f"{loc:.3f}",
                   "–" if sim is None else f"{sim:.3f}",
                   "–" if tm.get("answer_s_mean") is None else f"{tm['answer_s_mean']:.3f}",
                   f"{tm.get('prep_s_total', 0):.1f}")
@@ -138,8 +162,8 @@ def side_by_side(a: dict[str, Any], b: dict[str, Any], name_a: str, name_b: str)
 
 def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[str],
           title: str = "NDQA accuracy by level and dimension") -> Path:
-    """Grouped bar chart PNG: per level + overall (left), per dimension (right), with
-    clustered-SE error bars."""
+    """Grouped bar chart PNG: per level + overall (left), per dimension (right), with 95 %
+    CI error bars clustered by video."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -156,17 +180,16 @@ def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[st
         dm = [s["mcq"]["dimension"].get(d.key) for d in MCQ_DIMENSIONS]
         for ax, accs in ((ax1, lv), (ax2, dm)):
             vals = [100 * a["acc"] if a and a.get("n") else 0.0 for a in accs]
-            errs = [100 * a["se"] if a and a.get("n") and a.get("se") is not None
-                    and not math.isnan(a["se"]) else 0.0 for a in accs]
+            below, above = zip(*[ci_errors(a) for a in accs], strict=True)
             x = np.arange(len(accs)) + (k - (len(runs) - 1) / 2) * width
-            bars = ax.bar(x, vals, width, yerr=errs, capsize=2, label=name)
-            for rect, v, e in zip(bars, vals, errs, strict=True):
+            bars = ax.bar(x, vals, width, yerr=[below, above], capsize=2, label=name)
+            for rect, v, e in zip(bars, vals, above, strict=True):
                 ax.text(rect.get_x() + rect.get_width() / 2, v + e + 1, f"{v:.0f}",
                         ha="center", va="bottom", fontsize=7)
     for ax, labels in ((ax1, groups_l), (ax2, groups_d)):
         ax.set_xticks(range(len(labels)), labels)
         ax.set_ylim(0, 110)
-        ax.set_ylabel("accuracy (%)")
+        ax.set_ylabel("accuracy (%), 95% CI clustered by video")
         ax.grid(axis="y", alpha=0.3)
     ax1.set_title("per level")
     ax2.set_title("per dimension")
