@@ -279,13 +279,25 @@ def compare_cmd(
     png: Annotated[Path | None, typer.Option(
         help="Bar chart PNG [default: compare.png next to B].")] = None,
     names: Annotated[str | None, typer.Option(help="Two labels: 'uniform,agent'.")] = None,
-    all_items: Annotated[bool, typer.Option(
-        help="Use every answered item, not only those both answered.")] = False,
+    common_items: Annotated[bool, typer.Option(
+        help="When the runs' item ids differ, compare the items both hold (else refused).")]
+    = False,
 ) -> None:
-    """Two runs side by side per dimension and level, with a bar chart PNG."""
-    from bench.compare import chart, compare, levels_table, run_label, side_by_side, table4
+    """Two runs side by side per dimension and level, with a bar chart PNG (runs over the same
+    items only; differing settings are warned about)."""
+    from bench.compare import (
+        chart,
+        compare,
+        levels_table,
+        run_label,
+        settings_warnings,
+        side_by_side,
+        table4,
+    )
 
-    sa, sb, n = _guard(compare, a, b, common_only=not all_items)
+    sa, sb, n = _guard(compare, a, b, common_only=common_items)
+    for line in settings_warnings(a, b):
+        err.print(f"[yellow]warning:[/] {line}", highlight=False, soft_wrap=True)
     labels = _csv(names) or []
     if labels and len(labels) != 2:
         fail("--names needs two comma-separated labels")
@@ -297,8 +309,7 @@ def compare_cmd(
     out.print(levels_table([(na, sa), (nb, sb)]))
     out.print(side_by_side(sa, sb, na, nb))
     path = _guard(chart, [(na, sa), (nb, sb)], png or b.parent / "compare.png")
-    scope = f"{n} common items" if n else "all answered items"
-    out.print(f"chart {path} ({scope})", highlight=False)
+    out.print(f"chart {path} ({n} items)", highlight=False)
 
 
 # ---------------------------------------------------------------- import

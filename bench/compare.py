@@ -7,6 +7,7 @@ per dimension with a bar chart PNG.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Sequence
@@ -16,7 +17,8 @@ from typing import Any
 from rich.table import Table
 
 from bench.items import DIMENSIONS_BY_LEVEL, LEVELS, MCQ_DIMENSIONS
-from bench.runner import read_results, summarize_records
+from bench.provenance import setting_differences
+from bench.runner import read_results, summarize_records, summary_path
 from tools.errors import InputError
 
 
@@ -117,18 +119,52 @@ def load_run(path: str | os.PathLike[str], ids: set[str] | None = None) -> dict[
     return summarize_records(chosen)
 
 
+def _ids_differ(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
+                a: set[str], b: set[str]) -> str:
+    only_a, only_b = sorted(a - b), sorted(b - a)
+    parts = [f"{len(ids)} only in {p} (e.g. {ids[0]})"
+             for ids, p in ((only_a, a_path), (only_b, b_path)) if ids]
+    return (f"the runs are not over the same items: {'; '.join(parts)}; compare runs of one "
+            "item file (or pass --common-items to use the items both hold)")
+
+
 def compare(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
-            common_only: bool = True) -> tuple[dict[str, Any], dict[str, Any], int]:
-    """Summaries of two results files over the item ids both answered; and that count."""
+            common_only: bool = False) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """Summaries of two results files over the same item ids, and their count.
+
+    Runs whose item ids differ are refused (InputError) unless common_only, which restricts
+    both to the ids they share.
+    """
     ra, rb = read_results(a_path), read_results(b_path)
     if not ra:
         raise InputError(f"no results in {a_path}")
     if not rb:
         raise InputError(f"no results in {b_path}")
-    ids = set(ra) & set(rb) if common_only else None
-    if ids is not None and not ids:
+    ids = set(ra) & set(rb)
+    if set(ra) != set(rb) and not common_only:
+        raise InputError(_ids_differ(a_path, b_path, set(ra), set(rb)))
+    if not ids:
         raise InputError(f"{a_path} and {b_path} have no item ids in common")
-    return load_run(a_path, ids), load_run(b_path, ids), len(ids) if ids else 0
+    return load_run(a_path, ids), load_run(b_path, ids), len(ids)
+
+
+def run_provenance(results: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The provenance block of a results file's summary JSON (None when there is none)."""
+    try:
+        data = json.loads(summary_path(results).read_text())
+    except (OSError, ValueError):
+        return None
+    prov = data.get("provenance") if isinstance(data, dict) else None
+    return prov if isinstance(prov, dict) else None
+
+
+def settings_warnings(a_path: str | os.PathLike[str],
+                      b_path: str | os.PathLike[str]) -> list[str]:
+    """Lines warning that two runs differ in settings that change their numbers."""
+    pa, pb = run_provenance(a_path), run_provenance(b_path)
+    missing = [f"{p} has no provenance (no summary JSON with it): settings not checked"
+               for p, prov in ((a_path, pa), (b_path, pb)) if prov is None]
+    return missing or [f"runs differ in {d}" for d in setting_differences(pa, pb)]
 
 
 def side_by_side(a: dict[str, Any], b: dict[str, Any], name_a: str, name_b: str) -> Table:

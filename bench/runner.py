@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.items import Item, load_items
+from bench.provenance import collect
 from bench.scoring import McqResult, accuracy_report, extract_choice, mean_by, temporal_iou
 from bench.tracks import DEFAULT_FRAMES, MAX_FPS, Prediction, check_track
 from tools.errors import InputError
@@ -373,6 +374,7 @@ def run(items_path: str | os.PathLike[str], out_path: str | os.PathLike[str], cf
         writer.close()
     wall = time.perf_counter() - t0
     summary = summarize(items, read_results(out), cfg)
+    summary["provenance"] = collect(cfg, wall_s=wall, items_path=items_path)
     summary["this_run"] = {"answered": n_new, "wall_s": round(wall, 2),
                            "skipped_already_done": already,
                            "item_file_errors": [str(e) for e in errors[:20]]}
