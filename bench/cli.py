@@ -160,17 +160,29 @@ def run_cmd(
     fsync: Annotated[bool, typer.Option(help="fsync after every result line.")] = False,
     summary: Annotated[Path | None, typer.Option(
         help="Results JSON [default: <out>.summary.json].")] = None,
+    timeout: Annotated[float | None, typer.Option(
+        help="Seconds to wait for one model request (openai brain; sets LVQ_TIMEOUT) "
+             "[default: $LVQ_TIMEOUT or 60].")] = None,
+    uniform_numbers: Annotated[bool, typer.Option(
+        "--uniform-numbers", help="Uniform track, openai brain: send the sampled frames' "
+        "measurements instead of the frames (sets LVQ_UNIFORM_NUMBERS=1).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
     """Answer every item with one track and brain; resumable; summary table and JSON."""
+    from agent.brains.settings import timeout_s
     from bench.compare import levels_table, run_label, table4
     from bench.runner import RunConfig, run, summary_path, write_summary
 
+    if timeout is not None:  # the environment reaches the worker processes too
+        os.environ["LVQ_TIMEOUT"] = f"{_guard(timeout_s, timeout):g}"
+    if uniform_numbers:
+        os.environ["LVQ_UNIFORM_NUMBERS"] = "1"
+    numbers = {"uniform_numbers": True} if uniform_numbers else {}
     cfg = _guard(lambda: RunConfig(
         track=track.strip().lower(), brain=brain.strip().lower(), frames=frames,
         max_steps=max_steps, workers=workers, cache_dir=str(cache_dir) if cache_dir else None,
         video_dir=str(video_dir) if video_dir else None, model=model, base_url=base_url,
-        judge_model=judge_model, open_scoring=open_score, fsync=fsync).check())
+        judge_model=judge_model, open_scoring=open_score, fsync=fsync, **numbers).check())
     if not items.is_file():
         fail(f"no such item file: {items}", EXIT_INPUT)
     target = out_path or items.parent / "results" / f"{cfg.track}-{cfg.brain}.jsonl"
