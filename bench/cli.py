@@ -212,6 +212,8 @@ def run_cmd(
     name = run_label(result)
     out.print(table4([(name, result)]))
     out.print(levels_table([(name, result)]))
+    for reason, k in result.get("skip_reasons", {}).items():
+        out.print(f"{k} items skipped: {reason}", highlight=False)
     tr = result["this_run"]
     out.print(f"{tr['answered']} answered now in {tr['wall_s']:.1f} s; results {target}; "
               f"summary {spath}", highlight=False)

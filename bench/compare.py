@@ -133,7 +133,7 @@ def compare(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
     """Summaries of two results files over the same item ids, and their count.
 
     Runs whose item ids differ are refused (InputError) unless common_only, which restricts
-    both to the ids they share.
+    both to the ids they share; items either run skipped are left out of both.
     """
     ra, rb = read_results(a_path), read_results(b_path)
     if not ra:
@@ -143,8 +143,9 @@ def compare(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
     ids = set(ra) & set(rb)
     if set(ra) != set(rb) and not common_only:
         raise InputError(_ids_differ(a_path, b_path, set(ra), set(rb)))
+    ids = {i for i in ids if not ra[i].get("skipped") and not rb[i].get("skipped")}
     if not ids:
-        raise InputError(f"{a_path} and {b_path} have no item ids in common")
+        raise InputError(f"{a_path} and {b_path} have no answered item ids in common")
     return load_run(a_path, ids), load_run(b_path, ids), len(ids)
 
 
