@@ -259,7 +259,6 @@ def run_video(video: str | tuple[str, ...], items: Sequence[Item], cfg: RunConfi
               emit: Callable[[dict[str, Any]], None]) -> None:
     """Answer one video's (or pair's) items in order, emitting one record per item."""
     from agent.brains.redact import scrub_value
-    from tools.errors import LvqError
 
     if isinstance(video, tuple):
         from bench.pairs import run_pair
@@ -271,7 +270,7 @@ def run_video(video: str | tuple[str, ...], items: Sequence[Item], cfg: RunConfi
         brain = _brain(cfg)
         _check_brain(brain, cfg)
         shared, prep = _prepare(video, cfg)
-    except (LvqError, OSError, ValueError, RuntimeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a video that cannot be read ends its items only
         for item in items:
             emit(scrub_value({**_base(item, video, cfg), "error": f"{type(exc).__name__}: {exc}",
                               "correct": False if item.format == "mcq" else None}))
