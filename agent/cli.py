@@ -114,6 +114,9 @@ def answer_cmd(
     cache_dir: CacheOpt = None,
     model: Annotated[str | None, typer.Option(help="Model name (openai brain).")] = None,
     base_url: Annotated[str | None, typer.Option(help="Endpoint URL (openai brain).")] = None,
+    timeout: Annotated[float | None, typer.Option(
+        help="Seconds to wait for one model request (openai brain) [default: $LVQ_TIMEOUT "
+             "or 60].")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Answer a picture-quality QUESTION about VIDEO with time spans and measured evidence."""
@@ -121,7 +124,8 @@ def answer_cmd(
     from agent.run import answer_question
 
     opts = list(option or [])
-    extra = {"model": model, "base_url": base_url} if brain.strip().lower() != "local" else {}
+    extra = {"model": model, "base_url": base_url, "timeout": timeout} \
+        if brain.strip().lower() != "local" else {}
     with reported():
         ans = answer_question(
             video, question, opts, brain=brain, max_steps=max_steps, cache_dir=cache_dir,

@@ -160,17 +160,29 @@ def run_cmd(
     fsync: Annotated[bool, typer.Option(help="fsync after every result line.")] = False,
     summary: Annotated[Path | None, typer.Option(
         help="Results JSON [default: <out>.summary.json].")] = None,
+    timeout: Annotated[float | None, typer.Option(
+        help="Seconds to wait for one model request (openai brain; sets LVQ_TIMEOUT) "
+             "[default: $LVQ_TIMEOUT or 60].")] = None,
+    uniform_numbers: Annotated[bool, typer.Option(
+        "--uniform-numbers", help="Uniform track, openai brain: send the sampled frames' "
+        "measurements instead of the frames (sets LVQ_UNIFORM_NUMBERS=1).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
 ) -> None:
     """Answer every item with one track and brain; resumable; summary table and JSON."""
+    from agent.brains.settings import timeout_s
     from bench.compare import levels_table, run_label, table4
     from bench.runner import RunConfig, run, summary_path, write_summary
 
+    if timeout is not None:  # the environment reaches the worker processes too
+        os.environ["LVQ_TIMEOUT"] = f"{_guard(timeout_s, timeout):g}"
+    if uniform_numbers:
+        os.environ["LVQ_UNIFORM_NUMBERS"] = "1"
+    numbers = {"uniform_numbers": True} if uniform_numbers else {}
     cfg = _guard(lambda: RunConfig(
         track=track.strip().lower(), brain=brain.strip().lower(), frames=frames,
         max_steps=max_steps, workers=workers, cache_dir=str(cache_dir) if cache_dir else None,
         video_dir=str(video_dir) if video_dir else None, model=model, base_url=base_url,
-        judge_model=judge_model, open_scoring=open_score, fsync=fsync).check())
+        judge_model=judge_model, open_scoring=open_score, fsync=fsync, **numbers).check())
     if not items.is_file():
         fail(f"no such item file: {items}", EXIT_INPUT)
     target = out_path or items.parent / "results" / f"{cfg.track}-{cfg.brain}.jsonl"
@@ -200,6 +212,8 @@ def run_cmd(
     name = run_label(result)
     out.print(table4([(name, result)]))
     out.print(levels_table([(name, result)]))
+    for reason, k in result.get("skip_reasons", {}).items():
+        out.print(f"{k} items skipped: {reason}", highlight=False)
     tr = result["this_run"]
     out.print(f"{tr['answered']} answered now in {tr['wall_s']:.1f} s; results {target}; "
               f"summary {spath}", highlight=False)
@@ -279,13 +293,25 @@ def compare_cmd(
     png: Annotated[Path | None, typer.Option(
         help="Bar chart PNG [default: compare.png next to B].")] = None,
     names: Annotated[str | None, typer.Option(help="Two labels: 'uniform,agent'.")] = None,
-    all_items: Annotated[bool, typer.Option(
-        help="Use every answered item, not only those both answered.")] = False,
+    common_items: Annotated[bool, typer.Option(
+        help="When the runs' item ids differ, compare the items both hold (else refused).")]
+    = False,
 ) -> None:
-    """Two runs side by side per dimension and level, with a bar chart PNG."""
-    from bench.compare import chart, compare, levels_table, run_label, side_by_side, table4
+    """Two runs side by side per dimension and level, with a bar chart PNG (runs over the same
+    items only; differing settings are warned about)."""
+    from bench.compare import (
+        chart,
+        compare,
+        levels_table,
+        run_label,
+        settings_warnings,
+        side_by_side,
+        table4,
+    )
 
-    sa, sb, n = _guard(compare, a, b, common_only=not all_items)
+    sa, sb, n = _guard(compare, a, b, common_only=common_items)
+    for line in settings_warnings(a, b):
+        err.print(f"[yellow]warning:[/] {line}", highlight=False, soft_wrap=True)
     labels = _csv(names) or []
     if labels and len(labels) != 2:
         fail("--names needs two comma-separated labels")
@@ -297,8 +323,7 @@ def compare_cmd(
     out.print(levels_table([(na, sa), (nb, sb)]))
     out.print(side_by_side(sa, sb, na, nb))
     path = _guard(chart, [(na, sa), (nb, sb)], png or b.parent / "compare.png")
-    scope = f"{n} common items" if n else "all answered items"
-    out.print(f"chart {path} ({scope})", highlight=False)
+    out.print(f"chart {path} ({n} items)", highlight=False)
 
 
 # ---------------------------------------------------------------- import

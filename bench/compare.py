@@ -7,6 +7,7 @@ per dimension with a bar chart PNG.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Sequence
@@ -16,7 +17,8 @@ from typing import Any
 from rich.table import Table
 
 from bench.items import DIMENSIONS_BY_LEVEL, LEVELS, MCQ_DIMENSIONS
-from bench.runner import read_results, summarize_records
+from bench.provenance import setting_differences
+from bench.runner import read_results, summarize_records, summary_path
 from tools.errors import InputError
 
 
@@ -24,6 +26,26 @@ def _pct(acc: dict[str, Any] | None) -> str:
     if not acc or acc.get("n", 0) == 0 or acc.get("acc") is None or math.isnan(acc["acc"]):
         return "–"
     return f"{100 * acc['acc']:.1f}"
+
+
+def _finite(x: Any) -> bool:
+    return isinstance(x, int | float) and not math.isnan(x)
+
+
+def ci_text(acc: dict[str, Any] | None) -> str:
+    """"[41.2, 63.0]" (percent) from an accuracy's ci_lo/ci_hi, "–" when undefined."""
+    if not acc or not acc.get("n") or not (_finite(acc.get("ci_lo"))
+                                           and _finite(acc.get("ci_hi"))):
+        return "–"
+    return f"[{100 * acc['ci_lo']:.1f}, {100 * acc['ci_hi']:.1f}]"
+
+
+def ci_errors(acc: dict[str, Any] | None) -> tuple[float, float]:
+    """(below, above) error-bar lengths in points of an accuracy's 95 % CI (0, 0 if none)."""
+    if not acc or not acc.get("n") or not (_finite(acc.get("ci_lo"))
+                                           and _finite(acc.get("ci_hi"))):
+        return 0.0, 0.0
+    return 100 * (acc["acc"] - acc["ci_lo"]), 100 * (acc["ci_hi"] - acc["acc"])
 
 
 def run_label(summary: dict[str, Any], name: str | None = None) -> str:
@@ -57,9 +79,12 @@ def table4(rows: Sequence[tuple[str, dict[str, Any]]], title: str | None = None)
 
 
 def levels_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> Table:
-    """Per-level accuracy with clustered SE, localisation IoU, open scores, time per item."""
-    t = Table(title="Per level (accuracy % ± clustered SE), localisation IoU, open-ended, cost")
-    for col in ("Model", *LEVELS, "Total", "n", "Loc. IoU", "Open sim.", "s/item", "prep s"):
+    """Per-level accuracy with clustered SE, the total's 95 % CI, localisation IoU, open
+    scores, time per item."""
+    t = Table(title="Per level (accuracy % ± clustered SE), localisation IoU, open-ended, cost",
+              caption="95% CI: clustered by video, t with videos − 1 degrees of freedom")
+    for col in ("Model", *LEVELS, "Total", "95% CI", "n", "videos", "Loc. IoU", "Open sim.",
+                "s/item", "prep s"):
         t.add_column(col, justify="left" if col == "Model" else "right")
     for name, s in rows:
         lv = s["mcq"]["level"]
@@ -73,8 +98,9 @@ def levels_table(rows: Sequence[tuple[str, dict[str, Any]]]) -> Table:
         loc = s.get("localization", {}).get("mean_iou")
         sim = s.get("open", {}).get("mean_similarity")
         tm = s.get("timing", {})
-        t.add_row(name, *[cell(lv.get(k)) for k in LEVELS], cell(s["mcq"]["overall"]),
-                  str(s["mcq"]["overall"]["n"]), "–" if loc is None else f"{loc:.3f}",
+        ov = s["mcq"]["overall"]
+        t.add_row(name, *[cell(lv.get(k)) for k in LEVELS], cell(ov), ci_text(ov),
+                  str(ov["n"]), str(ov.get("videos", "–")), "–" if loc is None else f"{loc:.3f}",
                   "–" if sim is None else f"{sim:.3f}",
                   "–" if tm.get("answer_s_mean") is None else f"{tm['answer_s_mean']:.3f}",
                   f"{tm.get('prep_s_total', 0):.1f}")
@@ -93,18 +119,53 @@ def load_run(path: str | os.PathLike[str], ids: set[str] | None = None) -> dict[
     return summarize_records(chosen)
 
 
+def _ids_differ(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
+                a: set[str], b: set[str]) -> str:
+    only_a, only_b = sorted(a - b), sorted(b - a)
+    parts = [f"{len(ids)} only in {p} (e.g. {ids[0]})"
+             for ids, p in ((only_a, a_path), (only_b, b_path)) if ids]
+    return (f"the runs are not over the same items: {'; '.join(parts)}; compare runs of one "
+            "item file (or pass --common-items to use the items both hold)")
+
+
 def compare(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
-            common_only: bool = True) -> tuple[dict[str, Any], dict[str, Any], int]:
-    """Summaries of two results files over the item ids both answered; and that count."""
+            common_only: bool = False) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """Summaries of two results files over the same item ids, and their count.
+
+    Runs whose item ids differ are refused (InputError) unless common_only, which restricts
+    both to the ids they share; items either run skipped are left out of both.
+    """
     ra, rb = read_results(a_path), read_results(b_path)
     if not ra:
         raise InputError(f"no results in {a_path}")
     if not rb:
         raise InputError(f"no results in {b_path}")
-    ids = set(ra) & set(rb) if common_only else None
-    if ids is not None and not ids:
-        raise InputError(f"{a_path} and {b_path} have no item ids in common")
-    return load_run(a_path, ids), load_run(b_path, ids), len(ids) if ids else 0
+    ids = set(ra) & set(rb)
+    if set(ra) != set(rb) and not common_only:
+        raise InputError(_ids_differ(a_path, b_path, set(ra), set(rb)))
+    ids = {i for i in ids if not ra[i].get("skipped") and not rb[i].get("skipped")}
+    if not ids:
+        raise InputError(f"{a_path} and {b_path} have no answered item ids in common")
+    return load_run(a_path, ids), load_run(b_path, ids), len(ids)
+
+
+def run_provenance(results: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The provenance block of a results file's summary JSON (None when there is none)."""
+    try:
+        data = json.loads(summary_path(results).read_text())
+    except (OSError, ValueError):
+        return None
+    prov = data.get("provenance") if isinstance(data, dict) else None
+    return prov if isinstance(prov, dict) else None
+
+
+def settings_warnings(a_path: str | os.PathLike[str],
+                      b_path: str | os.PathLike[str]) -> list[str]:
+    """Lines warning that two runs differ in settings that change their numbers."""
+    pa, pb = run_provenance(a_path), run_provenance(b_path)
+    missing = [f"{p} has no provenance (no summary JSON with it): settings not checked"
+               for p, prov in ((a_path, pa), (b_path, pb)) if prov is None]
+    return missing or [f"runs differ in {d}" for d in setting_differences(pa, pb)]
 
 
 def side_by_side(a: dict[str, Any], b: dict[str, Any], name_a: str, name_b: str) -> Table:
@@ -138,8 +199,8 @@ def side_by_side(a: dict[str, Any], b: dict[str, Any], name_a: str, name_b: str)
 
 def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[str],
           title: str = "NDQA accuracy by level and dimension") -> Path:
-    """Grouped bar chart PNG: per level + overall (left), per dimension (right), with
-    clustered-SE error bars."""
+    """Grouped bar chart PNG: per level + overall (left), per dimension (right), with 95 %
+    CI error bars clustered by video."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -156,17 +217,16 @@ def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[st
         dm = [s["mcq"]["dimension"].get(d.key) for d in MCQ_DIMENSIONS]
         for ax, accs in ((ax1, lv), (ax2, dm)):
             vals = [100 * a["acc"] if a and a.get("n") else 0.0 for a in accs]
-            errs = [100 * a["se"] if a and a.get("n") and a.get("se") is not None
-                    and not math.isnan(a["se"]) else 0.0 for a in accs]
+            below, above = zip(*[ci_errors(a) for a in accs], strict=True)
             x = np.arange(len(accs)) + (k - (len(runs) - 1) / 2) * width
-            bars = ax.bar(x, vals, width, yerr=errs, capsize=2, label=name)
-            for rect, v, e in zip(bars, vals, errs, strict=True):
+            bars = ax.bar(x, vals, width, yerr=[below, above], capsize=2, label=name)
+            for rect, v, e in zip(bars, vals, above, strict=True):
                 ax.text(rect.get_x() + rect.get_width() / 2, v + e + 1, f"{v:.0f}",
                         ha="center", va="bottom", fontsize=7)
     for ax, labels in ((ax1, groups_l), (ax2, groups_d)):
         ax.set_xticks(range(len(labels)), labels)
         ax.set_ylim(0, 110)
-        ax.set_ylabel("accuracy (%)")
+        ax.set_ylabel("accuracy (%), 95% CI clustered by video")
         ax.grid(axis="y", alpha=0.3)
     ax1.set_title("per level")
     ax2.set_title("per dimension")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.items import Item, load_items
+from bench.provenance import collect
 from bench.scoring import McqResult, accuracy_report, extract_choice, mean_by, temporal_iou
 from bench.tracks import DEFAULT_FRAMES, MAX_FPS, Prediction, check_track
 from tools.errors import InputError
@@ -254,17 +255,22 @@ def _base(item: Item, video: str, cfg: RunConfig) -> dict[str, Any]:
             "gold": item.gold}
 
 
-def run_video(video: str, items: Sequence[Item], cfg: RunConfig,
+def run_video(video: str | tuple[str, ...], items: Sequence[Item], cfg: RunConfig,
               emit: Callable[[dict[str, Any]], None]) -> None:
-    """Answer one video's items in order, emitting one record per item as it is done."""
+    """Answer one video's (or pair's) items in order, emitting one record per item."""
     from agent.brains.redact import scrub_value
-    from tools.errors import LvqError
+
+    if isinstance(video, tuple):
+        from bench.pairs import run_pair
+
+        run_pair(video, items, cfg, emit)
+        return
 
     try:
         brain = _brain(cfg)
         _check_brain(brain, cfg)
         shared, prep = _prepare(video, cfg)
-    except (LvqError, OSError, ValueError, RuntimeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a video that cannot be read ends its items only
         for item in items:
             emit(scrub_value({**_base(item, video, cfg), "error": f"{type(exc).__name__}: {exc}",
                               "correct": False if item.format == "mcq" else None}))
@@ -287,7 +293,7 @@ def run_video(video: str, items: Sequence[Item], cfg: RunConfig,
         emit(scrub_value(rec))
 
 
-def _worker_job(job: tuple[str, list[dict[str, Any]], dict[str, Any]]) -> int:
+def _worker_job(job: tuple[str | tuple[str, ...], list[dict[str, Any]], dict[str, Any]]) -> int:
     video, raw_items, cfg_d = job
     items = [Item.model_validate(d) for d in raw_items]
     run_video(video, items, RunConfig(**cfg_d), _QUEUE.put)
@@ -297,12 +303,15 @@ def _worker_job(job: tuple[str, list[dict[str, Any]], dict[str, Any]]) -> int:
 # ---------------------------------------------------------------- the run
 
 
-def resolve_video(item: Item, video_dir: Path) -> str:
-    """An item's video path: absolute as given, else relative to video_dir."""
-    if len(item.videos) != 1:
-        raise InputError(f"item {item.id} names {len(item.videos)} videos; one is supported")
-    p = Path(item.videos[0])
-    return str(p if p.is_absolute() else (video_dir / p))
+def resolve_videos(item: Item, video_dir: Path) -> list[str]:
+    """An item's video paths: absolute as given, else relative to video_dir."""
+    return [str(p if (p := Path(v)).is_absolute() else video_dir / p) for v in item.videos]
+
+
+def job_key(item: Item, video_dir: Path) -> str | tuple[str, ...]:
+    """What an item's answer is prepared from: its video's path, or a pair's (a tuple)."""
+    paths = resolve_videos(item, video_dir)
+    return paths[0] if len(paths) == 1 else tuple(paths)
 
 
 def _check_compatible(done: dict[str, dict[str, Any]], cfg: RunConfig, out: Path) -> None:
@@ -319,14 +328,14 @@ def _check_compatible(done: dict[str, dict[str, Any]], cfg: RunConfig, out: Path
 
 
 def pending_jobs(items: Sequence[Item], done: dict[str, dict[str, Any]],
-                 video_dir: Path) -> dict[str, list[Item]]:
-    """Items still to answer (not in the results, or ended in an error), by video."""
-    jobs: dict[str, list[Item]] = defaultdict(list)
+                 video_dir: Path) -> dict[str | tuple[str, ...], list[Item]]:
+    """Items still to answer (not in the results, or ended in an error), by video or pair."""
+    jobs: dict[str | tuple[str, ...], list[Item]] = defaultdict(list)
     for it in items:
         rec = done.get(it.id)
         if rec is not None and not rec.get("error"):
             continue
-        jobs[resolve_video(it, video_dir)].append(it)
+        jobs[job_key(it, video_dir)].append(it)
     return dict(jobs)
 
 
@@ -373,14 +382,15 @@ def run(items_path: str | os.PathLike[str], out_path: str | os.PathLike[str], cf
         writer.close()
     wall = time.perf_counter() - t0
     summary = summarize(items, read_results(out), cfg)
+    summary["provenance"] = collect(cfg, wall_s=wall, items_path=items_path)
     summary["this_run"] = {"answered": n_new, "wall_s": round(wall, 2),
                            "skipped_already_done": already,
                            "item_file_errors": [str(e) for e in errors[:20]]}
     return summary
 
 
-def _limit(jobs: dict[str, list[Item]], limit: int) -> dict[str, list[Item]]:
-    out: dict[str, list[Item]] = {}
+def _limit(jobs: dict[Any, list[Item]], limit: int) -> dict[Any, list[Item]]:
+    out: dict[Any, list[Item]] = {}
     left = max(0, limit)
     for video, its in jobs.items():
         if left <= 0:
@@ -390,7 +400,7 @@ def _limit(jobs: dict[str, list[Item]], limit: int) -> dict[str, list[Item]]:
     return out
 
 
-def _run_parallel(jobs: dict[str, list[Item]], cfg: RunConfig,
+def _run_parallel(jobs: dict[Any, list[Item]], cfg: RunConfig,
                   emit: Callable[[dict[str, Any]], None]) -> None:
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
@@ -456,7 +466,7 @@ def build_indexes(items_path: str | os.PathLike[str], cache_dir: str | Path | No
         reason = f": {errors[0]}" if errors else ""
         raise InputError(f"no valid items in {items_path}{reason}")
     vdir = Path(video_dir) if video_dir else Path(items_path).parent
-    videos = sorted({resolve_video(it, vdir) for it in items})
+    videos = sorted({v for it in items for v in resolve_videos(it, vdir)})
     jobs = [(v, str(cache_dir) if cache_dir else None) for v in videos]
     if workers <= 1:
         return [_index_one(j) for j in jobs]
@@ -486,7 +496,12 @@ def summarize(items: Sequence[Item], results: dict[str, dict[str, Any]],
 
 def summarize_records(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Accuracy (overall, per level, per dimension, clustered SEs), localisation IoU,
-    open-ended scores, timing and tokens of result records."""
+    open-ended scores, timing and tokens of result records; skipped items are counted apart."""
+    skipped = [r for r in recs if r.get("skipped")]
+    recs = [r for r in recs if not r.get("skipped")]
+    reasons: dict[str, int] = defaultdict(int)
+    for r in skipped:
+        reasons[str(r["skipped"])] += 1
     mcq = [McqResult(item_id=r["id"], video=r.get("video") or "", gold=r["gold"],
                      pred=r.get("prediction"), level=r.get("level"),
                      dimension=r.get("dimension"))
@@ -499,12 +514,13 @@ def summarize_records(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for r in recs:
         prep[r.get("path") or r.get("video") or ""] += float(r.get("prep_s") or 0.0)
     tokens = [r.get("tokens") or {} for r in recs]
-    first = recs[0] if recs else {}
+    first = (recs or skipped or [{}])[0]
     return {
         "track": first.get("track"), "brain": first.get("brain"), "model": first.get("model"),
         "frames": len(first.get("frames") or []) or None, "sent": first.get("sent"),
-        "items": len(recs), "answered": len(recs),
+        "items": len(recs) + len(skipped), "answered": len(recs),
         "errors": sum(bool(r.get("error")) for r in recs),
+        "skipped": len(skipped), "skip_reasons": dict(reasons),
         "mcq": {"overall": report["overall"].as_dict(),
                 "level": {k: v.as_dict() for k, v in report["level"].items()},
                 "dimension": {k: v.as_dict() for k, v in report["dimension"].items()}},

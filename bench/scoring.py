@@ -177,15 +177,21 @@ class Accuracy:
     acc_answered: float
     se_answered: float
     videos: int
+    ci_lo: float = math.nan  # 95 % interval of acc, t with videos - 1 df (bench.stats)
+    ci_hi: float = math.nan
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def accuracy(results: Iterable[McqResult]) -> Accuracy:
-    """Accuracy with both denominators and clustered standard errors."""
+    """Accuracy with both denominators, clustered standard errors and a 95 % interval."""
+    from bench.stats import ci95
+
     rs = list(results)
     acc, se = clustered_mean([float(r.correct) for r in rs], [r.video for r in rs])
+    videos = len({r.video for r in rs})
+    lo, hi = ci95(acc, se, videos)
     ans = [r for r in rs if r.answered]
     acc_a, se_a = clustered_mean([float(r.correct) for r in ans], [r.video for r in ans])
     return Accuracy(
@@ -196,7 +202,9 @@ def accuracy(results: Iterable[McqResult]) -> Accuracy:
         se=se,
         acc_answered=acc_a,
         se_answered=se_a,
-        videos=len({r.video for r in rs}),
+        videos=videos,
+        ci_lo=lo,
+        ci_hi=hi,
     )
 
 

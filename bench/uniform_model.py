@@ -42,7 +42,8 @@ def require_images(brain: Any) -> None:
     where = getattr(brain, "endpoint", "its endpoint")
     raise VisionRequired(
         f"model {model} at {where} does not accept images; the uniform track needs a vision "
-        f"model (set {NUMBERS_ENV}=1 for the measured-numbers variant)")
+        f"model (pass --uniform-numbers, or set {NUMBERS_ENV}=1, for the measured-numbers "
+        "variant)")
 
 
 def data_url(frame: np.ndarray) -> str:

@@ -101,3 +101,12 @@ def test_zoom_in_decodes_the_window_and_sends_images_to_vision(video, cache):
     quiet = json.loads(box.call("zoom_in", start_s=0, end_s=60, crop=[0, 0, 0.5, 0.5]))
     assert quiet["window"][1] - quiet["window"][0] <= 20.5  # long windows are cut
     assert quiet["crop"] == [0.0, 0.0, 0.5, 0.5] and len(quiet["frame_times"]) == 6
+
+
+def test_answer_timeout_flag_reaches_the_openai_brain(video, cache, monkeypatch):
+    monkeypatch.setenv("LVQ_TIMEOUT", "30")  # the flag wins over the environment
+    res = invoke("answer", video, "When?", "--brain", "openai", "--model", "m",
+                 "--base-url", "http://127.0.0.1:9/v1", "--timeout", "-3", "--cache-dir", cache,
+                 "-q")
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert "timeout -3" in res.output and "positive number of seconds" in res.output

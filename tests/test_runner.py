@@ -70,6 +70,12 @@ def test_agent_track_end_to_end(ndqa, agent_run):
         "LQU", "CQR", "GQU"}
     assert summary["localization"]["n"] == 2 and summary["open"]["n"] == 6
     assert summary["timing"]["prep_s_total"] > 0  # indexes were built in this run
+    ov = summary["mcq"]["overall"]
+    assert ov["videos"] == 3 and ov["ci_lo"] <= ov["acc"] <= ov["ci_hi"]
+    prov = summary["provenance"]
+    assert prov["track"] == "agent" and prov["max_steps"] == 12 and prov["analyzer_version"]
+    assert prov["items_sha256"] and prov["prompts"] and prov["wall_s"] > 0
+    assert "95% CI" in output
     for d in MCQ_DIMENSIONS:  # the table-4 layout names every dimension
         assert d.abbr in output
     # a second run finds everything done and answers nothing

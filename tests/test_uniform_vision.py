@@ -65,7 +65,8 @@ def test_text_only_model_is_refused_in_one_line(items, tmp_path, monkeypatch, vi
             run(items, out, config(srv.url, "llama3.2"))
         assert str(info.value) == (
             f"model llama3.2 at {srv.url} does not accept images; the uniform track needs a "
-            "vision model (set LVQ_UNIFORM_NUMBERS=1 for the measured-numbers variant)")
+            "vision model (pass --uniform-numbers, or set LVQ_UNIFORM_NUMBERS=1, for the "
+            "measured-numbers variant)")
         assert len(srv.chat_requests) == 1 and len(image_parts(srv.chat_requests[0])) == 1
         assert not out.exists() or not lines(out)
         verdict = json.loads(vision_cache.read_text())[f"{srv.url} llama3.2"]
@@ -117,3 +118,25 @@ def test_numbers_variant_only_when_asked(items, tmp_path, monkeypatch):
     monkeypatch.delenv("LVQ_UNIFORM_NUMBERS")
     with pytest.raises(ValueError, match="made from numbers, not images"):
         run(items, out, config("http://127.0.0.1:9/v1", "qwen2.5-7b-instruct"))
+
+
+def test_run_flags_uniform_numbers_and_timeout(items, tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real-000000")
+    for var in ("LVQ_UNIFORM_NUMBERS", "LVQ_TIMEOUT"):  # restored after the test
+        monkeypatch.setenv(var, "")
+    out = tmp_path / "r.jsonl"
+    with ss.ScriptedServer([text_only] * 2) as srv:
+        res = CliRunner().invoke(app, [
+            "run", "--items", str(items), "--track", "uniform", "--brain", "openai", "--model",
+            "qwen2.5-7b-instruct", "--base-url", srv.url, "--out", str(out), "--frames", "6",
+            "--no-open-score", "--uniform-numbers", "--timeout", "7.5", "--quiet"])
+        requests = srv.chat_requests
+    assert res.exit_code == 0, res.output
+    assert len(requests) == 2 and not any(image_parts(r) for r in requests)
+    assert [r["sent"]["mode"] for r in lines(out)] == ["numbers", "numbers"]
+    prov = json.loads((tmp_path / "r.summary.json").read_text())["provenance"]
+    assert prov["sends"] == "numbers" and prov["timeout_s"] == 7.5
+    assert prov["base_url_host"] == srv.url.split("//")[1].split("/")[0]
+    bad = CliRunner().invoke(app, ["run", "--items", str(items), "--track", "uniform",
+                                   "--timeout", "0", "--out", str(tmp_path / "x.jsonl")])
+    assert bad.exit_code != 0 and bad.output.count("error:") == 1 and "timeout" in bad.output

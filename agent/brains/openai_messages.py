@@ -86,7 +86,25 @@ def _user_message(msg: HumanMessage, vision: bool) -> dict:
         text += f"\n({len(images)} image(s) omitted: this model receives text only)"
     if not (vision and images):
         return {"role": "user", "content": text}
-    return {"role": "user", "content": [{"type": "text", "text": text}, *_image_parts(images)]}
+    return {"role": "user", "content": _ordered_parts(msg.content)}
+
+
+def _ordered_parts(content: Sequence[Any]) -> list[dict]:
+    """Text and image parts in their order (adjacent texts joined), e.g. labelled frame groups."""
+    out: list[dict] = []
+    for part in content:
+        url = _image_url(part)
+        if url:
+            out += _image_parts([url])
+            continue
+        text = _text_of([part])
+        if not text:
+            continue
+        if out and out[-1]["type"] == "text":
+            out[-1]["text"] += "\n" + text
+        else:
+            out.append({"type": "text", "text": text})
+    return out
 
 
 def _assistant_message(msg: AIMessage) -> dict:
