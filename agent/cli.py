@@ -142,6 +142,21 @@ def answer_cmd(
     out.print(render(ans, opts), highlight=False, soft_wrap=True)
 
 
+@app.command("mcp")
+def mcp_cmd(
+    root: Annotated[list[Path], typer.Option("--root", help="A directory clients may read "
+                                             "videos from (repeat for more).")],
+    http: Annotated[str | None, typer.Option(help="Serve streamable HTTP at HOST:PORT "
+                                             "(path /mcp) instead of stdio.")] = None,
+    cache_dir: CacheOpt = None,
+) -> None:
+    """Serve the tools, `answer` and video indexes to MCP clients (stdio unless --http)."""
+    from agent.mcp_server import serve
+
+    with reported():
+        serve(root, http, cache_dir)
+
+
 trace_app = typer.Typer(no_args_is_help=True, help="Inspect the traces of past answers.")
 app.add_typer(trace_app, name="trace")
 
