@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
-from mcp.server.mcpserver import Context, Image, MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import Field
 
 from agent.context import RunContext
@@ -119,9 +119,9 @@ class LvqMcp:
         text = blocks[0]["text"] if isinstance(blocks, list) else blocks
         content: list[Any] = [TextContent(type="text", text=text)]
         for b in blocks[1:] if isinstance(blocks, list) else []:
-            url = b["image_url"]["url"]
-            mime, _, data = url.partition(";base64,")
-            content.append(Image(data=_b64(data), format=mime.split("/")[-1]).to_image_content())
+            head, _, data = b["image_url"]["url"].partition(";base64,")  # a data: URL
+            content.append(ImageContent(type="image", data=data,
+                                        mime_type=head.removeprefix("data:")))
         return CallToolResult(content=content, structured_content=finite(json.loads(text)))
 
     async def answer(self, video: str, question: str, options: list[str], max_steps: int,
@@ -136,17 +136,11 @@ class LvqMcp:
                 cache_dir=self.cache_dir, progress=False, index=index))
         except (LvqError, OSError, ValueError) as exc:
             raise ToolError(_message(exc)) from None
-        return ans.model_dump()
+        return finite(ans.model_dump())
 
     async def summary(self, video: str, ctx: Context | None) -> str:
         """The index digest (facts, scenes, events, build figures) as JSON text."""
         return dumps((await self.index(video, ctx)).summary(), indent=1)
-
-
-def _b64(data: str) -> bytes:
-    import base64
-
-    return base64.b64decode(data)
 
 
 def _message(exc: BaseException) -> str:

@@ -176,16 +176,19 @@ def test_cli_usage_errors_exit_2(tmp_path):
     assert res.exit_code == 2 and "HOST:PORT" in res.stderr
 
 
-def test_search_frames_listed_when_retrieval_is_on(tmp_path):
+def test_search_frames_listed_when_retrieval_is_on(setup, tmp_path, monkeypatch):
     from mcp import Client
 
-    (tmp_path / "v.mp4").write_bytes(b"")
+    monkeypatch.setenv("LVQ_CLIP_MODEL", "local-dir:/nonexistent")  # indexes without CLIP
+    root = Roots([setup["root"]])
 
     async def scenario() -> None:
-        async with Client(build_server(Roots([tmp_path]), tmp_path / "c", search=True)) as c:
+        async with Client(build_server(root, tmp_path / "c", search=True)) as c:
             names = {t.name for t in (await c.list_tools()).tools}
             assert names == TOOLS | {"search_frames"}
-        async with Client(build_server(Roots([tmp_path]), tmp_path / "c", search=False)) as c:
+            res = await c.call_tool("search_frames", {"video": "clip.mp4", "query": "a face"})
+            assert res.is_error and "CLIP search is unavailable" in res.content[0].text
+        async with Client(build_server(root, tmp_path / "c", search=False)) as c:
             assert "search_frames" not in {t.name for t in (await c.list_tools()).tools}
 
     anyio.run(scenario)
