@@ -83,14 +83,24 @@ def index_cmd(
     rebuild: Annotated[bool, typer.Option(help="Measure again even if cached.")] = False,
     clip: Annotated[bool, typer.Option(help="Embed frames for CLIP search if possible.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    export: Annotated[Path | None, typer.Option(
+        "--export", help="Also write the events to FILE: .csv .srt .vtt .edl .otio.")] = None,
 ) -> None:
     """Build (or reuse) the quality index of VIDEO and summarise facts, scenes and events."""
+    from agent.export import export_events, exporter
     from tools.index import get_index
 
     with reported():
+        if export is not None:
+            exporter(export)  # an unknown extension fails before any measuring
         index = get_index(
             video, cache_dir=cache_dir, progress=not quiet, rebuild=rebuild, clip=clip
         )
+    if export is not None:
+        with reported(writing=export):
+            export_events(index.events, index.info, export)
+        err.print(f"wrote {len(index.events)} events to {export}", highlight=False,
+                  soft_wrap=True)
     summary = index.summary()
     if as_json:
         sys.stdout.write(dumps(summary, indent=2) + "\n")
@@ -138,6 +148,23 @@ def answer_cmd(
 
 
 app.add_typer(models_app, name="models")
+
+
+@app.command("mcp")
+def mcp_cmd(
+    root: Annotated[list[Path], typer.Option("--root", help="A directory clients may read "
+                                             "videos from (repeat for more).")],
+    http: Annotated[str | None, typer.Option(help="Serve streamable HTTP at HOST:PORT "
+                                             "(path /mcp) instead of stdio.")] = None,
+    cache_dir: CacheOpt = None,
+) -> None:
+    """Serve the tools, `answer` and video indexes to MCP clients (stdio unless --http)."""
+    from agent.mcp_server import serve
+
+    with reported():
+        serve(root, http, cache_dir)
+
+
 trace_app = typer.Typer(no_args_is_help=True, help="Inspect the traces of past answers.")
 app.add_typer(trace_app, name="trace")
 
