@@ -6,7 +6,14 @@ import cv2
 import numpy as np
 import pytest
 
-from tools.signals import _best_grid, _grid_ratio, _masked_mean, _median, _percentiles
+from tools.signals import (
+    _best_grid,
+    _grid_ratio,
+    _masked_mean,
+    _median,
+    _percentiles,
+    temporal_signals,
+)
 
 
 def _images(seed: int = 0) -> list[np.ndarray]:
@@ -48,3 +55,13 @@ def test_best_grid_matches_the_full_search() -> None:
             for period in range(3 * scale, 40 * scale, scale):
                 full = max(full, min(_grid_ratio(dx, period)[0], _grid_ratio(dy, period)[0]))
             assert _best_grid(dx, dy, scale) == full
+
+
+def test_coarse_structure_survives_grain_and_breaks_at_a_cut():
+    rng = np.random.default_rng(0)
+    shot_a = cv2.GaussianBlur(rng.integers(0, 255, (72, 128)).astype(np.uint8), (0, 0), 6)
+    shot_b = cv2.GaussianBlur(rng.integers(0, 255, (72, 128)).astype(np.uint8), (0, 0), 6)
+    grainy = np.clip(shot_a + rng.normal(0, 40, shot_a.shape), 0, 255).astype(np.uint8)
+    s = temporal_signals(np.stack([shot_a, grainy, shot_b]), None)
+    assert s["corr"][1] < 0.5 < s["coarse_corr"][1]  # grain starts: fine structure only
+    assert s["coarse_corr"][2] < 0.5 and s["corr"][2] < 0.5  # a new shot breaks both

@@ -40,6 +40,7 @@ from tools.detectors.corruption import (
 )
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import interlace_events
+from tools.detectors.screen import without_design
 from tools.detectors.stretches import merged, stretch_events
 from tools.errors import IndexError_
 from tools.integrity import check_files, check_meta, check_tables, read_columns, table_records
@@ -248,21 +249,31 @@ def derive(
     type's clean-footage severity gate; then they are cut to the video and de-duplicated.
     """
     damage = corruption_events(frames, fps)
-    cuts, corr = without_damage_cuts(frames, raw_cuts, damage)
+    cuts, corr = without_damage_cuts(frames, raw_cuts, damage, kept_structure(frames))
     shots = ShotDetector(fps)
     shots.cuts = cuts
     scenes = shots.scenes(frames["t"], corr, frames.get("diff"))
     events = detect_events(frames, samples, scenes, fps)
     freezes = freeze_events(frames, fps)
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
-    events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]]))
+    events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
+                                           events))
     events = explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
     if gated:
         events = gates.gated(events)
     t = frames.get("t", np.zeros(0))
     duration = float(t[-1] + 1.0 / fps) if len(t) else None
-    events = gates.clipped(gates.deduplicated(events), duration)
+    events = without_design(gates.clipped(gates.deduplicated(events), duration), frames, duration)
     return scenes, sorted(events, key=lambda e: (e.start_s, e.type))
+
+
+def kept_structure(frames: dict[str, np.ndarray]) -> np.ndarray | None:
+    """Per frame, how much of the previous frame's structure it keeps: the fine correlation,
+    or the coarse one where higher (heavy grain or blur starting breaks only the fine)."""
+    corr, coarse = frames.get("corr"), frames.get("coarse_corr")
+    if corr is None or coarse is None or len(coarse) != len(corr):
+        return corr
+    return np.fmax(np.asarray(corr, dtype=np.float64), np.asarray(coarse, dtype=np.float64))
 
 
 def _inside_any(e: Event, freezes: list[Event]) -> bool:

@@ -16,7 +16,7 @@ import numpy as np
 
 # Names of the per-frame (temporal) columns and the per-sample (spatial) columns.
 FRAME_SIGNALS: tuple[str, ...] = (
-    "luma", "contrast", "diff", "corr", "motion_x", "motion_y", "motion_conf"
+    "luma", "contrast", "diff", "corr", "coarse_corr", "motion_x", "motion_y", "motion_conf"
 )
 SAMPLE_SIGNALS: tuple[str, ...] = (
     "sharpness",
@@ -64,11 +64,28 @@ def _hanning(w: int, h: int) -> np.ndarray:
     return _WINDOWS[(w, h)]
 
 
+COARSE_BLOCK = 8  # small-frame pixels averaged into one for the coarse structure
+
+
+def _coarse_corr(seq: np.ndarray) -> np.ndarray:
+    """Correlation of each frame's coarse structure (blocks of COARSE_BLOCK pixels averaged,
+    normalised) with the previous frame's: grain, blur and tone changes leave it, a new shot
+    does not. Shape (len(seq) - 1,)."""
+    n1, h, w = seq.shape
+    b = COARSE_BLOCK if min(h, w) >= 4 * COARSE_BLOCK else max(1, min(h, w) // 4)
+    hb, wb = h // b, w // b
+    c = seq[:, : hb * b, : wb * b].reshape(n1, hb, b, wb, b).mean(axis=(2, 4))
+    c = c - c.mean(axis=(1, 2), keepdims=True)
+    c /= np.maximum(c.std(axis=(1, 2), keepdims=True), 1e-3)
+    return (c[1:] * c[:-1]).mean(axis=(1, 2))
+
+
 def temporal_signals(gray: np.ndarray, prev: np.ndarray | None) -> dict[str, np.ndarray]:
     """Measure a chunk of consecutive small grey frames (N,H,W uint8); `prev` is the frame before.
 
     diff is the mean absolute difference to the previous frame (0 for a repeated frame); corr
-    the correlation of the two frames' normalised pixels (1 = same structure);
+    the correlation of the two frames' normalised pixels (1 = same structure), coarse_corr
+    the same of their coarse structure (a noise or blur onset keeps it, a cut breaks both);
     motion_x/y the global translation (in small-frame pixels) by phase correlation and
     motion_conf the strength of its peak (low when there is no single global motion).
     """
@@ -86,15 +103,17 @@ def temporal_signals(gray: np.ndarray, prev: np.ndarray | None) -> dict[str, np.
     z = seq - means[:, None, None]
     z /= np.maximum(stds, 1e-3)[:, None, None]
     corr = (z[1:] * z[:-1]).mean(axis=(1, 2))
+    coarse = _coarse_corr(seq)
     motion = _phase_motion(g, seq[0])  # windows its inputs in place: keep it last
     mx, my, mr = motion[:, 0], motion[:, 1], motion[:, 2]
     if prev is None:
-        diff[0], corr[0], mx[0], my[0], mr[0] = np.nan, 1.0, 0.0, 0.0, 1.0
+        diff[0], corr[0], coarse[0], mx[0], my[0], mr[0] = np.nan, 1.0, 1.0, 0.0, 0.0, 1.0
     return {
         "luma": luma.astype(np.float32),
         "contrast": contrast.astype(np.float32),
         "diff": diff.astype(np.float32),
         "corr": corr.astype(np.float32),
+        "coarse_corr": coarse.astype(np.float32),
         "motion_x": mx,
         "motion_y": my,
         "motion_conf": mr,

@@ -61,12 +61,14 @@ def _spans(damage: list[Event]) -> list[tuple[float, float]]:
 
 
 def without_damage_cuts(frames: dict[str, np.ndarray], raw_cuts: list[int],
-                        damage: list[Event]) -> tuple[list[int], np.ndarray | None]:
-    """Shot cuts and frame correlation with the damaged stretches taken out: smeared and grey
+                        damage: list[Event], corr: np.ndarray | None = None
+                        ) -> tuple[list[int], np.ndarray | None]:
+    """Shot cuts and frame correlation (`corr`, else the frames' own) with the damaged
+    stretches taken out: smeared and grey
     pictures are not new shots, and a scene split there would give the footage after the
     damage a reference of its own."""
     t = np.asarray(frames.get("t", []), dtype=np.float64)
-    corr = frames.get("corr")
+    corr = frames.get("corr") if corr is None else corr
     if not damage or len(t) == 0:
         return list(raw_cuts), corr
     inside = np.zeros(len(t), dtype=bool)

@@ -6,10 +6,13 @@ its events (the "temporal" kind of Context.explained).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from tools.detectors.base import Context, Detector
-from tools.detectors.series import smooth_mask
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.series import level_severity, smooth_mask
 from tools.detectors.temporal import ACTIVE_SMOOTH_FRAMES, interval_events, near_cut, rolling
 from tools.model import Event
 
@@ -23,12 +26,24 @@ FLICKER_GLOBAL = 0.45
 FLICKER_SHARE = 0.25
 # The swing (grey levels) that counts as severity 1.
 FLICKER_FULL = 150.0
+# A flicker whose brightness swings repeat with one period (autocorrelation of the swings at
+# their best lag of 2..MAX_PERIOD_S, at least PERIODIC) is a lamp, a shutter or an encoder
+# pumping, never content: its severity is read on a perceptual scale, from PERIODIC_LEVELS
+# grey levels of swing (just visible) to the second (glaring).
+MAX_PERIOD_S = 1.0
+PERIODIC_LEVELS = (1.5, 12.0)
 # Samples this close (seconds) to a flicker event are its doing.
 FLICKER_MARGIN_S = 0.5
 
 
 def flicker_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> list[Event]:
-    """Brightness that swings up and down from frame to frame (not a cut, not motion)."""
+    """Brightness that swings up and down from frame to frame (not a cut, not motion), graded
+    on the perceptual scale when it swings with one period."""
+    m = frames["luma"].astype(np.float64)
+    return [_periodic(e, m, frames["t"], fps) for e in _raw_events(frames, scenes, fps)]
+
+
+def _raw_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> list[Event]:
     m = frames["luma"].astype(np.float64)
     n = len(m)
     if n < 5:
@@ -52,6 +67,44 @@ def flicker_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> l
         FLICKER_FULL,
         "luma_swing",
     )
+
+
+def _clean_periodicity(video: CleanVideo) -> list[float]:
+    m = video.frames["luma"].astype(np.float64)
+    t = video.frames["t"]
+    out = []
+    for e in _raw_events(video.frames, video.scenes, video.fps):
+        inside = (t >= e.start_s) & (t < e.end_s)
+        out.append(periodicity(m[inside], video.fps))
+    return out
+
+
+PERIODIC = declare(Quantity(
+    key="flicker.periodicity", measure=_clean_periodicity, direction=+1, default=0.5,
+    log=False, doc="periodicity of the brightness swings in a clean video's flicker-like runs"))
+
+
+def periodicity(m: np.ndarray, fps: float) -> float:
+    """How regularly a brightness series swings: the autocorrelation of its detrended swings
+    at the best lag between 2 frames and MAX_PERIOD_S (1 = a perfect oscillation)."""
+    x = m - np.convolve(m, np.ones(5) / 5, mode="same")
+    x = x[2:-2] - np.mean(x[2:-2]) if len(x) > 8 else x - np.mean(x)
+    denom = float(np.dot(x, x))
+    top = min(len(x) // 2, max(3, int(round(MAX_PERIOD_S * fps))))
+    if denom <= 0 or top < 3:
+        return 0.0
+    return max(float(np.dot(x[:-k], x[k:])) / denom for k in range(2, top + 1))
+
+
+def _periodic(e: Event, m: np.ndarray, t: np.ndarray, fps: float) -> Event:
+    """The event graded on the perceptual scale when its swings repeat with one period."""
+    inside = (t >= e.start_s) & (t < e.end_s)
+    p = periodicity(m[inside], fps)
+    evidence = {**e.evidence, "periodicity": round(p, 3)}
+    if p < value(PERIODIC.key):
+        return replace(e, evidence=evidence)
+    sev = max(e.severity, level_severity(max(e.score, 1e-6), PERIODIC_LEVELS))
+    return replace(e, severity=round(sev, 3), evidence=evidence)
 
 
 class FlickerDetector(Detector):

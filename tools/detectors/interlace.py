@@ -17,7 +17,7 @@ from tools.detectors.series import runs
 from tools.model import Event
 
 MIN_S = 2.0
-GAP_S = 1.0
+GAP_S = 6.0  # combing shows only while something moves: pauses this long are one stretch
 # Added to the comb share before comparing (a video with no comb teeth at all would make any
 # trace of them a large ratio).
 OFFSET = 1e-3

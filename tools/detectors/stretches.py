@@ -159,7 +159,8 @@ def _at_cut(x: float, cuts: np.ndarray) -> bool:
 
 
 def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
-                   cuts: list[float] | None = None) -> list[Event]:
+                   cuts: list[float] | None = None,
+                   known: list[Event] | None = None) -> list[Event]:
     """Every stretch some measure spends beyond its calibrated departure from the footage
     around it, at least MIN_STRETCH_S long, with at least one end inside a shot.
 
@@ -167,7 +168,9 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
     setting changes, a link degrades); a stretch both of whose ends are cuts is a shot, or
     a run of shots, that looks different from the others, which is what a montage of
     unrelated footage is made of. (Both ends are checked because a strong onset, heavy noise,
-    can itself read as a cut.)"""
+    can itself read as a cut.) `known`: events found before, whose footage is not a clean
+    reference for the others (beside a colour-shifted stretch, clean footage would read as
+    softer or duller than its neighbourhood)."""
     t = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
     if len(t) < 3:
         return []
@@ -176,7 +179,10 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
     limits = {k: value(LIMITS[k].key) for k in measures}
     by_key = {s.key: s for s in STRETCHES}
     out = []
-    for k, found in find_stretches(t, measures, limits, cuts).items():
+    taken = np.zeros(len(t), dtype=bool)
+    for e in known or []:
+        taken |= (t >= e.start_s) & (t < e.end_s)
+    for k, found in find_stretches(t, measures, limits, cuts, taken).items():
         s, limit = by_key[k], limits[k]
         for start, end, level in found:
             sev = float(np.clip(0.3 + 0.7 * (level - limit) / max(2 * limit, 1e-9), 0.3, 1.0))
@@ -191,21 +197,24 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
 
 
 def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[str, float],
-                   cuts: list[float] | None = None) -> dict[str, list[tuple[float, float, float]]]:
-    """(start, end, departure) of every stretch of each measure (keys of STRETCHES)."""
+                   cuts: list[float] | None = None, taken: np.ndarray | None = None
+                   ) -> dict[str, list[tuple[float, float, float]]]:
+    """(start, end, departure) of every stretch of each measure (keys of STRETCHES); `taken`
+    samples are never a reference."""
     step = _step(t)
     cut_times = np.asarray(sorted(cuts or []), dtype=np.float64)
     direction = {s.key: s.direction for s in STRETCHES}
     flags = {k: np.zeros(len(t), dtype=bool) for k in measures}
+    base = np.zeros(len(t), dtype=bool) if taken is None else taken
     for _ in range(ROUNDS):  # judged afresh each round without what the last one found
-        degraded = np.any(list(flags.values()), axis=0) if flags else np.zeros(len(t), bool)
+        degraded = base | (np.any(list(flags.values()), axis=0) if flags else base)
         new = {k: np.nan_to_num(departure(x, step, direction[k], degraded), nan=0.0)
                > limits[k] for k, x in measures.items()}
         stable = all((new[k] == flags[k]).all() for k in measures)
         flags = new
         if stable:
             break
-    degraded = np.any(list(flags.values()), axis=0) if flags else np.zeros(len(t), bool)
+    degraded = base | (np.any(list(flags.values()), axis=0) if flags else base)
     out: dict[str, list[tuple[float, float, float]]] = {}
     for k, x in measures.items():
         d = departure(x, step, direction[k], degraded)

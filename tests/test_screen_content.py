@@ -1,0 +1,36 @@
+"""Footage held by design (screen recordings): repeats and page looks are not defects."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detectors import screen
+from tools.model import Event
+
+
+def _ev(type_: str, sub: str, a: float, b: float) -> Event:
+    return Event(type=type_, subtype=sub, start_s=a, end_s=b, severity=0.8, score=1.0)
+
+
+def test_a_screen_recording_keeps_only_what_comes_and_goes(monkeypatch):
+    monkeypatch.setattr(screen, "value", lambda key: 0.36)
+    diff = np.zeros(3000)
+    diff[::20] = 5.0  # the picture changes on one frame in twenty
+    frames = {"diff": diff}
+    assert screen.held_by_design(frames)
+    events = [_ev("stutter", "repeated frames", 0, 100), _ev("exposure", "too bright", 10, 20),
+              _ev("compression", "pixelation", 0, 100), _ev("blur", "softness", 30, 45),
+              _ev("corruption", "decoder errors", 50, 53), _ev("colour", "hue shift", 0, 90)]
+    kept = screen.without_design(events, frames, 100.0)
+    assert [(e.type, e.subtype) for e in kept] == [("blur", "softness"),
+                                                   ("corruption", "decoder errors")]
+
+
+def test_camera_footage_keeps_every_event(monkeypatch):
+    monkeypatch.setattr(screen, "value", lambda key: 0.36)
+    rng = np.random.default_rng(0)
+    frames = {"diff": rng.uniform(0.5, 6.0, 3000)}
+    frames["diff"][1000:1100] = 0.0  # a real freeze of 100 frames
+    assert not screen.held_by_design(frames)
+    events = [_ev("freeze", "frozen picture", 40, 44), _ev("exposure", "too bright", 0, 100)]
+    assert screen.without_design(events, frames, 100.0) == events

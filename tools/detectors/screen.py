@@ -1,0 +1,58 @@
+"""Footage held by design: screen recordings, slideshows, step-by-step renders.
+
+A screen recording at 30 fps repeats its picture in most frames and changes it only when
+something happens on screen (terminal: 94 % of frames repeat the one before). Camera footage
+never does, and cartoons hold drawings for two or three frames at most (the calibration part
+of the corpus: at most 29 % of frames). Where more frames repeat than clean footage ever
+shows, repeats are the content's nature, not frame drops; the looks measured against what
+camera footage shows (a white page's lifted blacks read "too bright" or "low contrast", glyph
+edges "pixelation" and "impulse noise") are its design, and so is any look that lasts most
+of the video: those events are dropped. Degradations that come and go in the picture (a
+blurred stretch, a damaged one, grain, blocking, a colour shift) are still reported.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detectors.calibration import Quantity, declare, value
+from tools.detectors.repeats import FROZEN_DIFF
+from tools.model import Event
+
+# Events of a held-by-design video lasting this share of it are its look.
+LOOK_SHARE = 0.5
+REPEAT_TYPES = ("frame_drop", "stutter", "freeze")
+PAGE_LOOKS = (("exposure", ""), ("compression", "pixelation"), ("noise", "impulse"))
+
+
+def held_share(frames: dict[str, np.ndarray]) -> float:
+    """The share of frames that repeat the previous one (no change at all)."""
+    d = np.asarray(frames.get("diff", []), dtype=np.float64)
+    if len(d) < 2:
+        return 0.0
+    return float(np.mean(np.nan_to_num(d[1:], nan=1.0) <= FROZEN_DIFF))
+
+
+BY_DESIGN = declare(Quantity(
+    key="screen.held_share", measure=lambda v: [held_share(v.frames)], direction=+1,
+    default=0.5, log=False, doc="share of frames repeating the previous one in a clean video"))
+
+
+def held_by_design(frames: dict[str, np.ndarray]) -> bool:
+    """Whether more frames repeat than any clean camera or cartoon footage repeats."""
+    return held_share(frames) > value(BY_DESIGN.key)
+
+
+def without_design(events: list[Event], frames: dict[str, np.ndarray],
+                   duration_s: float | None) -> list[Event]:
+    """The events of a held-by-design video that are defects (all events of any other)."""
+    if not held_by_design(frames):
+        return events
+    long = LOOK_SHARE * (duration_s or 0.0)
+    def design(e: Event) -> bool:
+        return e.type in REPEAT_TYPES or any(
+            e.type == t and (not sub or e.subtype == sub) for t, sub in PAGE_LOOKS
+        ) or (long > 0 and e.end_s - e.start_s >= long)
+
+    return [e for e in events if not design(e)]
+
