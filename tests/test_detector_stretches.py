@@ -59,3 +59,23 @@ def test_luma_is_read_from_the_frames_at_the_sample_frames(monkeypatch):
 def test_every_stretch_declares_its_calibrated_limit():
     for s in st.STRETCHES:
         assert f"stretch.{s.key}" in QUANTITIES
+
+
+def _e(type_: str, a: float, b: float, sev: float = 0.5):
+    from tools.model import Event
+
+    return Event(type=type_, subtype="x", start_s=a, end_s=b, severity=sev, score=1.0)
+
+
+def test_merging_respects_what_the_scene_detectors_explained():
+    noise = _e("noise", 15.0, 30.0)
+    halo_inside_noise = _e("sharpening", 15.4, 30.2, 1.0)  # grain read as halo
+    blur = _e("blur", 60.0, 75.0, 0.4)
+    wider_blur = _e("blur", 40.0, 75.0, 0.7)  # mostly outside it: union
+    inner_blur = _e("blur", 61.0, 70.0, 0.9)  # adds only its severity
+    new = _e("exposure", 100.0, 110.0)
+    out = st.merged([noise, blur], [halo_inside_noise, wider_blur, new])
+    assert [(e.type, e.start_s, e.end_s) for e in out] == [
+        ("noise", 15.0, 30.0), ("blur", 40.0, 75.0), ("exposure", 100.0, 110.0)]
+    out = st.merged([blur], [inner_blur])
+    assert (out[0].start_s, out[0].end_s, out[0].severity) == (60.0, 75.0, 0.9)

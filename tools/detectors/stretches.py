@@ -30,7 +30,7 @@ REACH_S = 45.0  # ... and reaches this much further
 SMOOTH_S = 2.5  # running median before judging (a blip of content is not a stretch)
 MIN_STRETCH_S = 3.0  # shortest stretch reported
 MERGE_S = 2.0  # runs closer than this are one stretch
-CUT_NEAR_S = 1.0  # a stretch end this close to a shot cut is the cut
+CUT_NEAR_S = 0.5  # a stretch end this close to a shot cut (one sample) is the cut
 ROUNDS = 20  # judgements at most, each without the samples found degraded before
 MIN_NEIGHBOURS = 0.25  # share of a full neighbourhood needed to judge a sample
 
@@ -233,17 +233,30 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
 
 
 def merged(events: list[Event], found: list[Event]) -> list[Event]:
-    """The scene detectors' events with the stretches added: a stretch overlapping an event
-    of its type widens that event to their union; others are new events."""
+    """The scene detectors' events with the stretches added. A stretch lying mostly inside an
+    event of another type is that event's doing (grain raises halo, a colour shift moves
+    saturation: the detectors that ran first explain it); one mostly inside an event of its
+    own type adds nothing but its severity; one that reaches further widens that event to
+    their union; the others are new events."""
     events = list(events)
+
+    def share(f: Event, e: Event) -> float:
+        return max(0.0, min(e.end_s, f.end_s) - max(e.start_s, f.start_s)) / max(
+            f.end_s - f.start_s, 1e-6)
+
     for f in found:
-        same = [i for i, e in enumerate(events) if e.type == f.type
-                and min(e.end_s, f.end_s) > max(e.start_s, f.start_s)]
+        if any(e.type != f.type and share(f, e) >= 0.5 for e in events):
+            continue
+        same = [i for i, e in enumerate(events) if e.type == f.type and share(f, e) > 0]
         if not same:
             events.append(f)
             continue
         for i in same:
             e = events[i]
-            events[i] = replace(e, start_s=min(e.start_s, f.start_s),
-                                end_s=max(e.end_s, f.end_s), severity=max(e.severity, f.severity))
+            if share(f, e) >= 0.5:
+                events[i] = replace(e, severity=max(e.severity, f.severity))
+            else:
+                events[i] = replace(e, start_s=min(e.start_s, f.start_s),
+                                    end_s=max(e.end_s, f.end_s),
+                                    severity=max(e.severity, f.severity))
     return events
