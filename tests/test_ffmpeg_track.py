@@ -106,3 +106,17 @@ def test_questions_point_at_the_truth(tmp_path):
     assert dom["options"][ord(dom["gold"]) - 65] == "Loss of sharpness (blur)"
     t = items["t-T"]
     assert t["options"][ord(t["gold"]) - 65] == "It gets worse"
+
+
+def test_the_runs_table_puts_the_tracks_side_by_side(capsys):
+    from bench.figures.track_runs import print_runs
+
+    def summary(acc: float) -> dict:
+        block = {"n": 10, "acc": acc, "ci_lo": acc - 0.1, "ci_hi": acc + 0.1}
+        return {"mcq": {"overall": block, "dimension": {"localization": block,
+                                                         "trend": {"n": 0}}}}
+
+    print_runs("t", {"agent": summary(0.9), "uniform": summary(0.4)})
+    out = capsys.readouterr().out
+    assert "| localization | 90.0 (10) | 40.0 (10) |" in out
+    assert "trend" not in out and "**90.0** [80.0, 100.0] (10)" in out

