@@ -13,11 +13,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tools import ANALYZER_VERSION
+
 TRACKS = ("agent", "uniform")
 
 
 def run_tracks(items: Path, out_dir: Path, cache_dir: Path) -> dict[str, dict[str, Any]]:
-    """Both tracks over the items (resuming what is there); their summaries by track."""
+    """Both tracks over the items (resuming what this analyzer version has answered there:
+    results of another version are never mixed in); their summaries by track."""
+    out_dir = out_dir / ANALYZER_VERSION
     out_dir.mkdir(parents=True, exist_ok=True)
     summaries = {}
     for track in TRACKS:

@@ -30,6 +30,7 @@ REACH_S = 45.0  # ... and reaches this much further
 SMOOTH_S = 2.5  # running median before judging (a blip of content is not a stretch)
 MIN_STRETCH_S = 3.0  # shortest stretch reported
 MERGE_S = 2.0  # runs closer than this are one stretch
+STEP_REACH_S = 2.5  # a stretch's edge is placed at the largest jump this close to it
 CUT_NEAR_S = 0.5  # a stretch end this close to a shot cut (one sample) is the cut
 ROUNDS = 20  # judgements at most, each without the samples found degraded before
 MIN_NEIGHBOURS = 0.25  # share of a full neighbourhood needed to judge a sample
@@ -113,6 +114,20 @@ def departure(x: np.ndarray, step: float, direction: int,
         # inside has clean footage on one side only
         ref = np.nanmean(np.where(thin, np.nan, sides), axis=0)
     return direction * (smooth - ref)
+
+
+def _step_at(x: np.ndarray, i: int, step: float) -> int:
+    """The sample after the largest jump of the measure within STEP_REACH_S of sample i:
+    where the level really changes (the flagged run's edge lags it by the running median and
+    by the neighbourhood it is judged against)."""
+    k = max(1, int(round(STEP_REACH_S / step)))
+    lo, hi = max(1, i - k), min(len(x) - 1, i + k)
+    if hi < lo:
+        return i
+    jumps = np.abs(np.diff(x[lo - 1: hi + 1]))
+    if not np.isfinite(jumps).any():
+        return i
+    return lo + int(np.nanargmax(jumps))
 
 
 def _fill_unjudged(flagged: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -223,7 +238,8 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
         flagged = _fill_unjudged(flags[k], d)
         out[k] = []
         for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
-            start, end = float(t[a]), float(t[b - 1] + step)
+            start = float(t[_step_at(x, a, step)]) if a > 0 else float(t[0])
+            end = float(t[_step_at(x, b, step)]) if b < len(t) else float(t[-1] + step)
             if end - start < MIN_STRETCH_S or (
                     (a == 0 or _at_cut(start, cut_times))
                     and (b == len(t) or _at_cut(end, cut_times))):
