@@ -79,3 +79,16 @@ def test_merging_respects_what_the_scene_detectors_explained():
         ("noise", 15.0, 30.0), ("blur", 40.0, 75.0), ("exposure", 100.0, 110.0)]
     out = st.merged([blur], [inner_blur])
     assert (out[0].start_s, out[0].end_s, out[0].severity) == (60.0, 75.0, 0.9)
+
+
+def test_a_shot_that_looks_different_is_not_a_stretch_but_a_change_inside_one_is(monkeypatch):
+    t = np.arange(360) * 0.5
+    monkeypatch.setattr(st, "value", lambda key: 0.8)
+    noise = np.full(360, 0.2)
+    noise[(t >= 60) & (t < 90)] = 2.0  # exactly the shot 60-90 s
+    cuts = [30.0, 60.0, 90.0, 120.0]
+    assert [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"] == []
+    noise = np.full(360, 0.2)
+    noise[(t >= 61.5) & (t < 90)] = 2.0  # starts 1.5 s into the shot: a degradation
+    found = [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"]
+    assert len(found) == 1 and found[0].start_s == 61.5 and found[0].end_s == 90.0
