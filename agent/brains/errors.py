@@ -42,7 +42,10 @@ class VisionUnsupported(OpenAIBrainError):
 
 
 class VisionRequired(OpenAIBrainError):
-    """A run needs image inputs and the model does not accept them."""
+    """A run needs image inputs and the model does not accept them (the wrong model was
+    chosen for the track: a usage error, not a failing endpoint)."""
+
+    exit_code = EXIT_USAGE
 
 
 class InvalidResponse(OpenAIBrainError):
