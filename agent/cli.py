@@ -6,7 +6,6 @@ README "Exit codes"), never a traceback.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,12 +19,12 @@ from rich.table import Table
 from agent.cli_models import models_app
 from agent.timefmt import hms
 from tools.errors import (
-    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_STORAGE,
     EXIT_USAGE,
     LvqError,
     exit_code_of,
+    run_app,
 )
 from tools.jsonsafe import dumps
 
@@ -320,17 +319,7 @@ def _fmt(val: object) -> str:
 
 def main() -> None:
     """Console-script entry point."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(EXIT_INTERRUPTED)
-    except Exception as exc:  # noqa: BLE001 - a bug: one line and exit 1, traceback on demand
-        if os.environ.get("LVQ_DEBUG"):
-            raise
-        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc} "
-                  "(set LVQ_DEBUG=1 for the traceback)", highlight=False, soft_wrap=True)
-        sys.exit(EXIT_INTERNAL)
+    run_app(app, err)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,11 @@ from rich.console import Console
 
 from tools.errors import (
     EXIT_INPUT,
-    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     LvqError,
     exit_code_of,
+    run_app,
 )
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -360,17 +360,7 @@ def import_cmd(
 
 def main() -> None:
     """Entry point of the `bench` console script (bugs: one line and exit 1)."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(EXIT_INTERRUPTED)
-    except Exception as exc:  # noqa: BLE001 - a bug: one line and exit 1, traceback on demand
-        if os.environ.get("LVQ_DEBUG"):
-            raise
-        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc} "
-                  "(set LVQ_DEBUG=1 for the traceback)", highlight=False, soft_wrap=True)
-        sys.exit(EXIT_INTERNAL)
+    run_app(app, err)
 
 
 if __name__ == "__main__":

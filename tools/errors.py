@@ -7,6 +7,10 @@ script can tell a bad argument from a bad video, a dead endpoint or a full disk.
 from __future__ import annotations
 
 import errno
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1  # unexpected: a bug, reported with its type
@@ -69,3 +73,19 @@ def exit_code_of(exc: BaseException) -> int:
                                                   errno.ENOSPC, errno.EDQUOT):
         return EXIT_STORAGE
     return EXIT_INTERNAL
+
+
+def run_app(app: Callable[[], Any], err: Any) -> None:
+    """Run a command-line app: Ctrl-C says so and exits 130; a bug is one line on `err` (a
+    rich console) and exit 1, with the traceback only when LVQ_DEBUG is set."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # noqa: BLE001 - a bug: one line and exit 1, traceback on demand
+        if os.environ.get("LVQ_DEBUG"):
+            raise
+        err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc} "
+                  "(set LVQ_DEBUG=1 for the traceback)", highlight=False, soft_wrap=True)
+        sys.exit(EXIT_INTERNAL)
