@@ -323,6 +323,9 @@ KIND_PHRASINGS: dict[str, list[tuple[str, list[str]]]] = {
         ("How does the quality evolve from start to finish?",
          ["It improves", "It gets worse", "It stays the same"]),
         ("Is there a downward trend in quality?", YES_NO),
+        ("How does the quality develop over the course of the video?",
+         ["It gets worse", "It stays the same", "It gets better"]),
+        ("Does the picture change over time?", YES_NO),
         ("Does the video degrade gradually?", YES_NO),
         ("Does it get better or worse later on?", ["Better", "Worse", "Neither"]),
         ("Wird die Bildqualität mit der Zeit schlechter?", ["Ja", "Nein"]),
@@ -332,6 +335,7 @@ KIND_PHRASINGS: dict[str, list[tuple[str, list[str]]]] = {
     ],
     "temporal_relation": [
         ("Which comes first, the blur or the noise?", ["The blur", "The noise"]),
+        ("Which problem develops first?", ["Blur", "Noise"]),
         ("Does the freeze happen before the flicker?", YES_NO),
         ("Do the noise and the blur overlap?", YES_NO),
         ("Does the shake follow the blocking?", YES_NO),

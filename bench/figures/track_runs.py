@@ -13,15 +13,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench.provenance import git_commit
 from tools import ANALYZER_VERSION
 
 TRACKS = ("agent", "uniform")
 
 
 def run_tracks(items: Path, out_dir: Path, cache_dir: Path) -> dict[str, dict[str, Any]]:
-    """Both tracks over the items (resuming what this analyzer version has answered there:
-    results of another version are never mixed in); their summaries by track."""
-    out_dir = out_dir / ANALYZER_VERSION
+    """Both tracks over the items (resuming what this analyzer version at this commit has
+    answered there: results of other code are never mixed in); their summaries by track."""
+    out_dir = out_dir / f"{ANALYZER_VERSION}-{(git_commit() or 'nogit')[:10]}"
     out_dir.mkdir(parents=True, exist_ok=True)
     summaries = {}
     for track in TRACKS:
