@@ -19,6 +19,7 @@ from tools.ffmpeg import ffmpeg_exe
 
 _TB = re.compile(r"^#tb 0: (\d+)/(\d+)", re.M)
 _DIMS = re.compile(r"^#dimensions 0: (\d+)x(\d+)", re.M)
+_NOPTS = -(2**63)
 
 
 def packet_list(path: Path) -> tuple[np.ndarray, tuple[int, int]]:
@@ -39,13 +40,22 @@ def packet_list(path: Path) -> tuple[np.ndarray, tuple[int, int]]:
             continue
         cols = [c.strip() for c in line.split(",")]
         if len(cols) >= 3 and cols[0] == "0":
-            pts = cols[2] if cols[2].lstrip("-").isdigit() else cols[1]
-            if pts.lstrip("-").isdigit():
-                ticks.append(int(pts))
+            stamp = _tick(cols[2])  # pts, else dts (AVI packets carry only a dts)
+            stamp = _tick(cols[1]) if stamp is None else stamp
+            if stamp is not None:
+                ticks.append(stamp)
     if not ticks:
         raise VideoError(f"video has no frames: {path}")
     times = np.sort(np.asarray(ticks, dtype=np.float64)) * unit
     return times - times[0], (int(dims.group(1)), int(dims.group(2)))
+
+
+def _tick(text: str) -> int | None:
+    """A framecrc timestamp, or None when it is missing (AV_NOPTS_VALUE is -2**63)."""
+    if not text.lstrip("-").isdigit():
+        return None
+    value = int(text)
+    return None if value == _NOPTS else value
 
 
 class FfmpegReader:

@@ -180,4 +180,4 @@ def decode(
     if done == 0:
         msg = b"".join(stderr_lines).decode(errors="replace").strip().splitlines()
         last = msg[-1] if msg else "no output"
-        raise VideoError(f"no frame could be decoded from {info.path}: {last}")
+        raise VideoError(f"no frame could be decoded from {info.path} ({info.codec}): {last}")

@@ -15,6 +15,8 @@ from tools.errors import VideoError
 from tools.ffmpeg import ffmpeg_exe
 from tools.model import VideoInfo
 
+_TIME_SLACK_S = 1e-4
+
 
 @contextlib.contextmanager
 def _quiet_stderr() -> Iterator[None]:
@@ -64,6 +66,8 @@ def _diagnose(path: Path, probe: str) -> str:
         return f"video has no frames (the container holds no stream data): {path}"
     if "end of file" in low:
         return f"corrupt or truncated video (it ends before its first frame): {path}"
+    if "Video:" in probe:
+        return f"cannot decode {_codec(probe)} video (no decoder for it read a frame): {path}"
     return f"cannot decode video: {path}"
 
 
@@ -141,10 +145,23 @@ def open_reader(path: str | os.PathLike[str], width: int = -1, height: int = -1,
 
 
 def frame_times(reader) -> np.ndarray:
-    """Presentation time (s) of every frame, from the container's timestamps."""
+    """Presentation time (s) of every frame, from the container's timestamps; a constant rate
+    where those are unusable (H.264 in AVI has none: decord reads every frame as -3.7e17 s)."""
     n = len(reader)
     ts = np.asarray(reader.get_frame_timestamp(np.arange(n)), dtype=np.float64)
-    return ts[:, 0] if ts.ndim == 2 else ts
+    ts = ts[:, 0] if ts.ndim == 2 else ts
+    if _usable_stamps(ts):
+        return ts
+    fps = float(reader.get_avg_fps() or 0.0)
+    return np.arange(n) / (fps if np.isfinite(fps) and fps > 0 else 25.0)
+
+
+def _usable_stamps(ts: np.ndarray) -> bool:
+    """Finite, non-decreasing, advancing, and of a sane magnitude (under a day)."""
+    if len(ts) == 0 or not np.isfinite(ts).all() or np.any(np.diff(ts) < 0):
+        return False
+    return (len(ts) == 1 or ts[-1] > ts[0]) and abs(float(ts[0])) < 86400 and \
+        float(ts[-1] - ts[0]) < 86400
 
 
 def _is_vfr(times: np.ndarray) -> bool:
@@ -198,7 +215,9 @@ def frames_at(
     w, h = size if size else (-1, -1)
     reader = open_reader(path, width=w, height=h)
     stamps = frame_times(reader)
-    idx = np.searchsorted(stamps, np.asarray(times, dtype=np.float64), side="right") - 1
+    # A frame's own time picks it even where decord's float32 stamp reads a hair later.
+    idx = np.searchsorted(stamps, np.asarray(times, dtype=np.float64) + _TIME_SLACK_S,
+                          side="right") - 1
     idx = np.clip(idx, 0, len(reader) - 1)
     frames = reader.get_batch(idx.tolist()).asnumpy()[..., ::-1]
     return np.ascontiguousarray(frames), stamps[idx]

@@ -1,0 +1,1 @@
+"""Reliability tables: which codecs and containers index, and how faults are handled."""
