@@ -78,7 +78,7 @@ def reported(writing: Path | None = None) -> Iterator[None]:
 @app.command("index")
 def index_cmd(
     videos: Annotated[list[Path], typer.Argument(
-        help="Video file(s), directories (searched recursively) or globs.", metavar="VIDEO...")],
+        help="Video file(s), directories (searched recursively) or globs.", metavar="VIDEO")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     cache_dir: CacheOpt = None,
     rebuild: Annotated[bool, typer.Option(help="Measure again even if cached.")] = False,
@@ -122,7 +122,7 @@ def index_cmd(
 @app.command("answer")
 def answer_cmd(
     videos: Annotated[list[Path], typer.Argument(
-        help="Video file(s) to ask about; several give one row each.", metavar="VIDEO...")],
+        help="Video file(s) to ask about; several give one row each.", metavar="VIDEO")],
     question: Annotated[str, typer.Argument(help="The question, e.g. 'When does flicker occur?'")],
     option: Annotated[
         list[str] | None,

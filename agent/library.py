@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from tools.errors import (
     EXIT_ENDPOINT,
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     InputError,
@@ -122,7 +123,7 @@ class Outcome(Generic[T]):
         text = " ".join(str(exc).split())
         if isinstance(exc, OSError) and exc.strerror and exc.filename:
             text = f"{exc.strerror}: {exc.filename}"
-        return text if exit_code_of(exc) != 1 else f"{type(exc).__name__}: {text}"
+        return text if exit_code_of(exc) != EXIT_INTERNAL else f"{type(exc).__name__}: {text}"
 
 
 def run_each(videos: Sequence[Path], work: Callable[[Path], T], progress: bool = True,
