@@ -76,7 +76,8 @@ def reported(writing: Path | None = None) -> Iterator[None]:
 
 @app.command("index")
 def index_cmd(
-    video: Annotated[Path, typer.Argument(help="Video file to measure.")],
+    videos: Annotated[list[Path], typer.Argument(
+        help="Video file(s), directories (searched recursively) or globs.", metavar="VIDEO")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     cache_dir: CacheOpt = None,
     rebuild: Annotated[bool, typer.Option(help="Measure again even if cached.")] = False,
@@ -84,11 +85,21 @@ def index_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     export: Annotated[Path | None, typer.Option(
         "--export", help="Also write the events to FILE: .csv .srt .vtt .edl .otio.")] = None,
+    summary_to: Annotated[Path | None, typer.Option("--summary", help="Several videos: write "
+                          "the summary table to PATH.csv and PATH.json.")] = None,
 ) -> None:
-    """Build (or reuse) the quality index of VIDEO and summarise facts, scenes and events."""
+    """Build (or reuse) the quality index of VIDEO and summarise facts, scenes and events;
+    with several videos, directories or globs, index each and summarise them in a table."""
     from agent.export import export_events, exporter
+    from agent.library import is_library
     from tools.index import get_index
 
+    if summary_to is not None or is_library(videos):
+        from agent.cli_library import index_many
+
+        return index_many(videos, summary_to, as_json=as_json, cache_dir=cache_dir,
+                          rebuild=rebuild, clip=clip, quiet=quiet, export=export)
+    video = videos[0]
     with reported():
         if export is not None:
             exporter(export)  # an unknown extension fails before any measuring
@@ -109,7 +120,8 @@ def index_cmd(
 
 @app.command("answer")
 def answer_cmd(
-    video: Annotated[Path, typer.Argument(help="Video file to ask about.")],
+    videos: Annotated[list[Path], typer.Argument(
+        help="Video file(s) to ask about; several give one row each.", metavar="VIDEO")],
     question: Annotated[str, typer.Argument(help="The question, e.g. 'When does flicker occur?'")],
     option: Annotated[
         list[str] | None,
@@ -128,13 +140,22 @@ def answer_cmd(
              "or 60].")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Answer a picture-quality QUESTION about VIDEO with time spans and measured evidence."""
+    """Answer a picture-quality QUESTION about VIDEO with time spans and measured evidence
+    (about each VIDEO, one row per video, when several are given)."""
     from agent.answer import render
+    from agent.library import is_library
     from agent.run import answer_question
 
     opts = list(option or [])
     extra = {"model": model, "base_url": base_url, "timeout": timeout} \
         if brain.strip().lower() != "local" else {}
+    if is_library(videos):
+        from agent.cli_library import answer_many
+
+        return answer_many(videos, question, opts, as_json=as_json, quiet=quiet,
+                           brain=brain, max_steps=max_steps, cache_dir=cache_dir,
+                           brain_options=extra)
+    video = videos[0]
     with reported():
         ans = answer_question(
             video, question, opts, brain=brain, max_steps=max_steps, cache_dir=cache_dir,
