@@ -149,7 +149,7 @@ def run_pair(videos: tuple[str, ...], items: Sequence[Item], cfg: RunConfig,
              emit: Callable[[dict[str, Any]], None]) -> None:
     """Answer one pair's items in order (or record them skipped), one record per item."""
     from agent.brains.redact import scrub_value
-    from bench.runner import _base, _brain, _check_brain, _open_score, grade
+    from bench.runner import _base, _brain, _check_brain, _open_score, fail_items, grade
 
     path = " + ".join(videos)
     reason = skip_reason(cfg)
@@ -162,9 +162,7 @@ def run_pair(videos: tuple[str, ...], items: Sequence[Item], cfg: RunConfig,
         _check_brain(brain, cfg)
         shared, prep_s = prepare(videos, cfg)
     except Exception as exc:  # noqa: BLE001 - a video that cannot be read ends its items only
-        for item in items:
-            emit(scrub_value({**_base(item, path, cfg), "error": f"{type(exc).__name__}: {exc}",
-                              "correct": False if item.format == "mcq" else None}))
+        fail_items(items, path, cfg, exc, emit)
         return
     for k, item in enumerate(items):
         rec = {**_base(item, path, cfg), "pair": True, "prep": "pair", "prep_cached": False,

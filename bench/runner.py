@@ -255,6 +255,16 @@ def _base(item: Item, video: str, cfg: RunConfig) -> dict[str, Any]:
             "gold": item.gold}
 
 
+def fail_items(items: Sequence[Item], video: str, cfg: RunConfig, exc: BaseException,
+               emit: Callable[[dict[str, Any]], None]) -> None:
+    """One error record per item of a video (or pair) that could not be prepared."""
+    from agent.brains.redact import scrub_value
+
+    for item in items:
+        emit(scrub_value({**_base(item, video, cfg), "error": f"{type(exc).__name__}: {exc}",
+                          "correct": False if item.format == "mcq" else None}))
+
+
 def run_video(video: str | tuple[str, ...], items: Sequence[Item], cfg: RunConfig,
               emit: Callable[[dict[str, Any]], None]) -> None:
     """Answer one video's (or pair's) items in order, emitting one record per item."""
@@ -271,9 +281,7 @@ def run_video(video: str | tuple[str, ...], items: Sequence[Item], cfg: RunConfi
         _check_brain(brain, cfg)
         shared, prep = _prepare(video, cfg)
     except Exception as exc:  # noqa: BLE001 - a video that cannot be read ends its items only
-        for item in items:
-            emit(scrub_value({**_base(item, video, cfg), "error": f"{type(exc).__name__}: {exc}",
-                              "correct": False if item.format == "mcq" else None}))
+        fail_items(items, video, cfg, exc, emit)
         return
     for k, item in enumerate(items):
         rec = {**_base(item, video, cfg), **prep}
