@@ -171,6 +171,11 @@ LIMITS: dict[str, Quantity] = {s.key: declare(Quantity(
 )) for s in STRETCHES}
 
 
+def _with_flags(base: np.ndarray, flags: dict[str, np.ndarray]) -> np.ndarray:
+    """The samples no neighbourhood may use: `base`, and any sample a measure flagged."""
+    return base | np.any(list(flags.values()), axis=0) if flags else base
+
+
 def _at_cut(x: float, cuts: np.ndarray) -> bool:
     return bool(len(cuts)) and float(np.min(np.abs(cuts - x))) <= CUT_NEAR_S
 
@@ -224,14 +229,14 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
     flags = {k: np.zeros(len(t), dtype=bool) for k in measures}
     base = np.zeros(len(t), dtype=bool) if taken is None else taken
     for _ in range(ROUNDS):  # judged afresh each round without what the last one found
-        degraded = base | (np.any(list(flags.values()), axis=0) if flags else base)
+        degraded = _with_flags(base, flags)
         new = {k: np.nan_to_num(departure(x, step, direction[k], degraded), nan=0.0)
                > limits[k] for k, x in measures.items()}
         stable = all((new[k] == flags[k]).all() for k in measures)
         flags = new
         if stable:
             break
-    degraded = base | (np.any(list(flags.values()), axis=0) if flags else base)
+    degraded = _with_flags(base, flags)
     out: dict[str, list[tuple[float, float, float]]] = {}
     for k, x in measures.items():
         d = departure(x, step, direction[k], degraded)
