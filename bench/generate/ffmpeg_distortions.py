@@ -82,7 +82,7 @@ DISTORTIONS: dict[str, Distortion] = {d.name: d for d in (
        ("crop=iw-{a2}:ih-{a2}:'{a}+{a}*sin(2*PI*2.7*t)*cos(2*PI*1.1*t)':"
         "'{a}+{a}*cos(2*PI*3.3*t)*sin(2*PI*0.7*t)',scale={w}:{h}",) * 3,
        "camera shake (moving crop)", extra={"amp": "4,8,16"}),
-    _d("framerate", "stutter", "filter",
+    _d("framerate", "frame_drop", "filter",
        ("fps={rate2},fps={rate}", "fps={rate3},fps={rate}", "fps={rate5},fps={rate}"),
        "frame-rate drop (fps down, then back)", temporal=True),
     _d("interlace", "interlace", "filter",

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tools.detectors.base import Context
+from tools.detectors.camera_motion import dilated, fast_motion
 from tools.detectors.spatial_events import SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
 
@@ -34,9 +36,17 @@ MOTION = SpatialSpec(
 
 
 class BlurDetector(SpatialDetector):
-    """Softness, heavy blur and motion blur (noise, coding and lifted blacks explain theirs)."""
+    """Softness, heavy blur and motion blur (noise, coding, lifted blacks and the camera's own
+    fast motion explain theirs)."""
 
     name = "blur"
     types = ("blur",)
     explained_by = ("temporal", "noise", "compression", "exposure")
     specs = (SOFTNESS, HEAVY, MOTION)
+
+    def quiet(self, ctx: Context) -> np.ndarray | None:
+        """The samples taken while the camera moved fast for its footage, and one each side
+        (a swing's blur starts and settles around it): its own motion blur, no event."""
+        if not ctx.has_frames:
+            return None
+        return dilated(fast_motion(ctx.frames, ctx.sample_times, ctx.sample_scenes), 1)

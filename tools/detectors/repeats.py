@@ -15,6 +15,16 @@ FLAT_STD = 3.0
 # small frame) and at most this share of its scene's median difference.
 FROZEN_DIFF = 0.08
 FROZEN_SHARE = 0.25
+# A hold shows only where the picture around it moves: the frames within AROUND_S of it
+# (s, on each side alike, held ones left out) must change by at least FROZEN_SHARE of the scene's
+# median change, and the held frames by at most FROZEN_SHARE of what those frames change
+# (as a frozen frame against its scene). In a still moment (a coin at rest, a launch pad
+# before lift-off) a coarse encoder codes frames as near copies, and nobody can see one
+# near copy among others.
+AROUND_S = 0.5
+# ... and change at all: by more than the change under which a frame counts as unchanged
+# (VP9 codes a still launch pad as frames alternating 0.01 and 0.3 grey levels apart).
+MOVING_DIFF = FROZEN_DIFF
 # Holds longer than this (seconds) are still content, not repeats; holds this close (seconds)
 # form one cluster, one event.
 MAX_HOLD_S = 2.5
@@ -30,17 +40,48 @@ STUTTER_LONG_SHARE = 0.6
 STUTTER_FREEZE = 10  # frames
 
 
-def frozen(diff: np.ndarray, sid: np.ndarray) -> np.ndarray:
-    """Frames that repeat the previous one: no change at all, far below the scene's own
-    frame-to-frame change (a static shot still shows camera noise, a repeated frame does not)."""
-    out = np.zeros(len(diff), dtype=bool)
+def scene_typical(diff: np.ndarray, sid: np.ndarray) -> np.ndarray:
+    """Each frame's scene median frame difference (0 where unknown)."""
+    out = np.zeros(len(diff))
     for s in np.unique(sid):
         sel = sid == s
         d = diff[sel]
-        typical = float(np.nanmedian(d)) if np.isfinite(d).any() else 0.0
-        thr = min(FROZEN_DIFF, FROZEN_SHARE * typical)
-        out[sel] = np.nan_to_num(d, nan=1.0) <= thr
+        out[sel] = float(np.nanmedian(d)) if np.isfinite(d).any() else 0.0
     return out
+
+
+def _side_median(d: np.ndarray) -> float:
+    d = d[np.isfinite(d)]
+    return float(np.median(d)) if len(d) else np.nan
+
+
+def visible(run: tuple[int, int], diff: np.ndarray, held: np.ndarray, typical: np.ndarray,
+            fps: float) -> bool:
+    """Whether the picture around a hold moves enough, on both sides, for the hold to show."""
+    a, b = run
+    k = max(1, int(round(AROUND_S * fps)))
+    before = np.arange(max(0, a - k), a)
+    after = np.arange(b, min(len(diff), b + k))
+    sides = [_side_median(diff[i[~held[i]]]) for i in (before, after)]
+    if not np.isfinite(sides).any():
+        return False
+    around = float(np.nanmin(sides))
+    own = diff[a:b]
+    own = own[np.isfinite(own)]
+    return (around > max(FROZEN_SHARE * float(typical[a]), MOVING_DIFF)
+            and float(own.max(initial=0.0)) <= FROZEN_SHARE * around)
+
+
+def frozen(diff: np.ndarray, sid: np.ndarray) -> np.ndarray:
+    """Frames that repeat the previous one: no change at all, far below the scene's own
+    frame-to-frame change (a static shot still shows camera noise, a repeated frame does not)."""
+    return np.nan_to_num(diff, nan=1.0) <= frozen_limit(scene_typical(diff, sid))
+
+
+def frozen_limit(typical: np.ndarray | float) -> np.ndarray | float:
+    """The change at or under which a frame repeats the previous one, for a scene's usual
+    change `typical`."""
+    return np.minimum(FROZEN_DIFF, FROZEN_SHARE * typical)
 
 
 def hold_clusters(frames: dict[str, np.ndarray], sid: np.ndarray,
@@ -50,7 +91,9 @@ def hold_clusters(frames: dict[str, np.ndarray], sid: np.ndarray,
     held = frozen(frames["diff"], sid)
     if "contrast" in frames:  # a blank picture (washed out, black) repeats itself: not a freeze
         held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
-    found = [(a, b) for a, b in runs(held) if (b - a) <= MAX_HOLD_S * fps]
+    typical = scene_typical(frames["diff"], sid)
+    found = [(a, b) for a, b in runs(held) if (b - a) <= MAX_HOLD_S * fps
+             and visible((a, b), frames["diff"], held, typical, fps)]
     clusters: list[list[tuple[int, int]]] = []
     for run in found:
         if clusters and t[run[0]] - t[clusters[-1][-1][1] - 1] <= CLUSTER_GAP_S:

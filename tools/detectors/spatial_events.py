@@ -234,12 +234,14 @@ def spatial_events(
     scenes: list[Scene],
     spec: SpatialSpec,
     explained: np.ndarray | None = None,
+    quiet: np.ndarray | None = None,
 ) -> tuple[list[Event], np.ndarray]:
     """Events of one spec, and the mask of samples they cover.
 
     `explained` marks samples already attributed to another degradation (noise raises the
     Laplacian, blocking adds edges, low contrast flattens it): they neither set this spec's
-    baseline nor raise its events.
+    baseline nor raise its events. `quiet` samples set the baseline but raise no event (the
+    camera's own motion blur: leaving it out of the baseline would make the rest look soft).
     """
     t = samples["t"]
     none = np.zeros(len(t), dtype=bool)
@@ -275,7 +277,7 @@ def spatial_events(
         flag, dev = sandwich(flag, dev, x, sid, refs, t, spec, thr)
     scan.flag, scan.dev, scan.paired, scan.absolute = flag, dev, none.copy(), absolute
     _abrupt_steps(scan, scenes, explained)
-    scan.flag &= ~explained
+    scan.flag &= ~explained if quiet is None else ~(explained | quiet)
     step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
     events = []
     covered = none.copy()
@@ -299,14 +301,19 @@ class SpatialDetector(Detector):
         """The kinds whose stretches this spec ignores (by default the family's)."""
         return self.explained_by
 
+    def quiet(self, ctx: Context) -> np.ndarray | None:
+        """Samples that may raise no event of this family (by default none)."""
+        return None
+
     def detect(self, ctx: Context) -> list[Event]:
         """Events of every spec; the samples they cover are marked explained by the type."""
         events: list[Event] = []
+        quiet = self.quiet(ctx)
         for spec in self.specs:
             mask = ctx.explaining(self.explainers(spec))
             if spec.pairs_only:  # a second opinion only where the first found nothing
                 mask |= ctx.explaining((spec.type,))
-            found, covered = spatial_events(ctx.samples, ctx.scenes, spec, mask)
+            found, covered = spatial_events(ctx.samples, ctx.scenes, spec, mask, quiet)
             events.extend(found)
             ctx.explain(spec.type, covered)
         return events
