@@ -23,10 +23,10 @@ import numpy as np
 
 from bench.synth_needles import (
     Needle,
-    _windows,
     apply_needles,
     frame_span,
     needle,
+    needle_windows,
     parse_needle,
 )
 from bench.synth_procedural import FrameFn
@@ -88,7 +88,7 @@ def make_video(
     for nd in needles:
         if nd.end_s > n_frames / fps + 1e-9:
             raise ValueError(f"needle ends after the video ({n_frames / fps:.3f} s): {nd}")
-    _windows(needles, fps, n_frames, seed)  # fail early on overlapping temporal needles
+    needle_windows(needles, fps, n_frames, seed)  # fail early on overlapping temporal needles
     size = (width, height)
     shots = load_shots(source_clips() if sources is None else sources, width, height)
     scenes = plan_scenes(n_frames, fps, seed, shots, size)
@@ -101,7 +101,7 @@ def make_video(
 def _manifest(path: Path, n_frames: int, fps: float, size: tuple[int, int], seed: int,
               scenes: Sequence[Scene], needles: Sequence[Needle], crf: int,
               preset: str) -> dict[str, Any]:
-    wins = _windows(needles, fps, n_frames, seed)
+    wins = needle_windows(needles, fps, n_frames, seed)
     needle_rows = []
     for w in wins:
         row = asdict(w.needle) | {"start_frame": w.start, "end_frame": w.end}

@@ -49,7 +49,9 @@ def frame_span(nd: Needle, fps: float, n_frames: int) -> tuple[int, int]:
 
 
 @dataclass
-class _Window:
+class NeedleWindow:
+    """One needle in frames: its kind, frames [start, end), random stream and source map."""
+
     needle: Needle
     kind: str
     start: int
@@ -58,7 +60,9 @@ class _Window:
     source: np.ndarray | None  # absolute source frame of each window frame (temporal only)
 
 
-def _windows(needles: Sequence[Needle], fps: float, n_frames: int, seed: int) -> list[_Window]:
+def needle_windows(needles: Sequence[Needle], fps: float, n_frames: int,
+                   seed: int) -> list[NeedleWindow]:
+    """Each needle's window, seeded per needle; ValueError when temporal needles overlap."""
     wins = []
     for k, nd in enumerate(needles):
         kind = distort.get(nd.distortion).kind
@@ -67,7 +71,7 @@ def _windows(needles: Sequence[Needle], fps: float, n_frames: int, seed: int) ->
         src = None
         if kind == distort.TEMPORAL:
             src = a + distort.temporal_source_map(nd.distortion, b - a, nd.intensity, fps, rng)
-        wins.append(_Window(nd, kind, a, b, rng, src))
+        wins.append(NeedleWindow(nd, kind, a, b, rng, src))
     temporal = sorted((w for w in wins if w.kind == distort.TEMPORAL), key=lambda w: w.start)
     for w0, w1 in zip(temporal, temporal[1:], strict=False):
         if w1.start < w0.end:
@@ -82,7 +86,7 @@ def apply_needles(frames: Iterable[np.ndarray], needles: Sequence[Needle], fps: 
     Holding a frame needs only frames already seen (map[i] <= i); each is kept just until
     its last use, so memory stays at a few frames.
     """
-    wins = _windows(needles, fps, n_frames, seed)
+    wins = needle_windows(needles, fps, n_frames, seed)
     temporal = [w for w in wins if w.source is not None]
     last_use: dict[int, int] = {}
     for w in temporal:

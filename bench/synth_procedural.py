@@ -11,7 +11,7 @@ import numpy as np
 FrameFn = Callable[[int], np.ndarray]
 
 
-def _palette(rng: np.random.Generator, tone: str, count: int = 4) -> np.ndarray:
+def palette(rng: np.random.Generator, tone: str, count: int = 4) -> np.ndarray:
     """``count`` BGR colours (float32, 0-255) of a random hue family at the scene's tone."""
     lo, hi = {"dark": (0.12, 0.35), "mid": (0.35, 0.7), "bright": (0.65, 0.95)}[tone]
     base = rng.uniform(0, 180)
@@ -188,4 +188,4 @@ def _soft_scene(size: tuple[int, int], fps: float, rng: np.random.Generator,
     return frame
 
 
-_STYLES = {"shapes": _shapes_scene, "texture": _texture_scene, "soft": _soft_scene}
+STYLES = {"shapes": _shapes_scene, "texture": _texture_scene, "soft": _soft_scene}

@@ -10,7 +10,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from bench.synth_procedural import _STYLES, FrameFn, _palette
+from bench.synth_procedural import STYLES, FrameFn, palette
 from bench.synth_shots import Shot
 
 SCENE_S = (4.0, 20.0)
@@ -133,7 +133,7 @@ def _procedural_scene(scene: Scene, size: tuple[int, int], fps: float,
                       grain: list[tuple[np.ndarray, ...]]) -> FrameFn:
     """Frame renderer of a procedural scene, with a fresh grain frame each frame."""
     rng = np.random.default_rng(scene.params["seed"])
-    draw = _STYLES[scene.source](size, fps, rng, _palette(rng, scene.params["tone"]))
+    draw = STYLES[scene.source](size, fps, rng, palette(rng, scene.params["tone"]))
     order = rng.permutation(len(grain))
 
     def frame(k: int) -> np.ndarray:
