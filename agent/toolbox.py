@@ -9,7 +9,6 @@ the `window`(s) it looked at. Errors are raised as ToolArgError and go back to t
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 from langchain_core.tools import StructuredTool
@@ -17,10 +16,13 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from agent.answer import Segment, clamp_segments
 from agent.context import RunContext
-from agent.questions import TYPE_NAMES, distortions
+from agent.questions import TYPE_NAMES
 from agent.timefmt import hms
+from agent.tool_args import ToolArgError, resolve_type
+from agent.tool_json import dumps, inline_refs
 from tools import timeline as tl
-from tools.model import EVENT_TYPES
+
+__all__ = ["TOOL_NAMES", "ToolArgError", "Toolbox", "dumps", "resolve_type"]
 
 TOOL_NAMES: tuple[str, ...] = (
     "overview", "find_events", "measure_window", "compare_windows", "zoom_in",
@@ -30,71 +32,6 @@ MAX_WINDOWS = 12  # compare_windows at most
 MAX_EVENTS = 40  # events listed in one result
 OVERVIEW_SEGMENTS = 10
 ZOOM_MAX_FRAMES = 8  # frames returned as images by zoom_in
-
-
-class ToolArgError(ValueError):
-    """A tool was called with arguments it cannot use; the message says how to fix them."""
-
-
-def dumps(obj: Any) -> str:
-    """Compact JSON (no spaces) for tool results."""
-    return json.dumps(obj, separators=(",", ":"), default=_jsonable)
-
-
-def _jsonable(o: Any) -> Any:
-    try:
-        import numpy as np
-
-        if isinstance(o, np.generic):
-            return o.item()
-        if isinstance(o, np.ndarray):
-            return o.tolist()
-    except ImportError:  # pragma: no cover
-        pass
-    return str(o)
-
-
-def resolve_type(name: str | None) -> tuple[str | None, str]:
-    """An event type (and subtype) from a type name or synonym; None for 'any'.
-
-    Raises ToolArgError listing the valid types when the name means nothing measurable.
-    """
-    if name is None:
-        return None, ""
-    key = name.strip().lower().replace(" ", "_")
-    if key in ("", "any", "all", "none", "*", "distortion", "distortions", "artifact",
-               "artifacts", "event", "events", "all_types"):
-        return None, ""
-    if key in EVENT_TYPES:
-        return key, ""
-    if key == "color":
-        return "colour", ""
-    found = distortions(name)
-    if found:
-        return found[0].type, found[0].subtype
-    raise ToolArgError(
-        f"unknown distortion type {name!r}; valid types: {', '.join(EVENT_TYPES)} "
-        "(synonyms such as 'blurry', 'grainy', 'pixelated', 'freeze', 'shaky' work too)"
-    )
-
-
-def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """Replace $ref/$defs by their definitions (some OpenAI-compatible servers need that)."""
-    defs = schema.pop("$defs", {}) or schema.pop("definitions", {})
-
-    def walk(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.split("/")[-1] in defs:
-                target = dict(defs[ref.split("/")[-1]])
-                target.pop("title", None)
-                return walk({**target, **{k: v for k, v in node.items() if k != "$ref"}})
-            return {k: walk(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [walk(v) for v in node]
-        return node
-
-    return walk(schema)
 
 
 class Toolbox:
@@ -415,7 +352,7 @@ class Toolbox:
         schemas = []
         for t in self.tools():
             spec = convert_to_openai_tool(t)
-            spec["function"]["parameters"] = _inline_refs(spec["function"]["parameters"])
+            spec["function"]["parameters"] = inline_refs(spec["function"]["parameters"])
             schemas.append(spec)
         return schemas
 

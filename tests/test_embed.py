@@ -370,14 +370,14 @@ def test_hub_model_loads_from_the_cache_without_network(tiny, tiny_model, tmp_pa
 
 
 def test_hnsw_index_above_threshold_agrees_with_flat(tiny_model, tmp_path, monkeypatch):
-    import tools.embed as embed
+    import tools.clip_store as store
 
     rng = np.random.default_rng(3)
     vecs = rng.standard_normal((300, tiny_model.dim)).astype(np.float32)
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
     times = np.arange(300) * 2.0
     flat = FrameIndex.from_vectors(times, vecs, tiny_model)
-    monkeypatch.setattr(embed, "HNSW_MIN_VECTORS", 100)
+    monkeypatch.setattr(store, "HNSW_MIN_VECTORS", 100)
     hnsw = FrameIndex.from_vectors(times, vecs, tiny_model)
     assert type(hnsw.index).__name__ == "IndexHNSWFlat"
     hnsw.save(tmp_path)

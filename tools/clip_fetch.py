@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tools.clip_model import (
+from tools.clip_config import ClipConfig, WeightsUnavailable
+from tools.clip_weights import (
     HUB_CONFIG_NAME,
     HUB_WEIGHT_NAMES,
-    ClipConfig,
     Weights,
-    WeightsUnavailable,
     _builtin_name,
     _checkpoint_path,
     _from_hub_cache,

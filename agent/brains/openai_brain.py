@@ -16,11 +16,8 @@ from __future__ import annotations
 import logging
 import os
 import random
-import re
-import socket
 import time
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import openai
 from langchain_core.messages import (
@@ -43,6 +40,15 @@ from agent.brains.errors import (
     VisionRequired,
     VisionUnsupported,
 )
+from agent.brains.openai_failures import (
+    RETRY_STATUSES,
+    connection_reason,
+    display_url,
+    is_refusal,
+    retry_after,
+    server_message,
+    status_error,
+)
 from agent.brains.openai_messages import (
     has_images,
     images_of,
@@ -56,91 +62,7 @@ from agent.brains.openai_messages import (
 log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 CONNECT_RETRIES = 1  # a refused connection or unknown host rarely heals: fail fast
-MAX_RETRY_AFTER_S = 60.0
-_TOOLS_UNSUPPORTED = re.compile(
-    r"(does not|doesn't|not|no|cannot|can't|unable to) (support|call)\w* (tools|tool|function)"
-    r"|(tools?|function calling|tool calling|tool_choice)\W+(is |are )?(not |un)supported"
-    r"|enable-auto-tool-choice|tools param requires --jinja|tool.?call.?parser",
-    re.IGNORECASE,
-)
-_VISION_UNSUPPORTED = re.compile(
-    r"(image|vision|multimodal|multi-modal|image_url)\b.*\b(not|un)\s*(supported|support|allowed)"
-    r"|(does not|doesn't|not|cannot) (support|accept|handle)\w* (image|vision|multimodal)"
-    r"|image input|mmproj|not a multimodal",
-    re.IGNORECASE,
-)
-
-
-# ----------------------------------------------------------------------------- small helpers
-
-
-def display_url(url: str) -> str:
-    """The URL without user info or query string (either may carry a credential)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
-
-
-# ----------------------------------------------------------------------------- the brain
-
-
-def _root_cause(exc: BaseException) -> BaseException:
-    """The innermost chained exception."""
-    seen = set()
-    while (nxt := exc.__cause__ or exc.__context__) is not None and id(nxt) not in seen:
-        seen.add(id(exc))
-        exc = nxt
-    return exc
-
-
-def _is_refusal(exc: BaseException) -> bool:
-    """Whether the connection was refused or the host unknown (retrying rarely helps)."""
-    root = _root_cause(exc)
-    return isinstance(root, ConnectionRefusedError) or isinstance(root, socket.gaierror)
-
-
-def _connection_reason(exc: BaseException) -> str:
-    """A short human reason for a connection failure."""
-    root = _root_cause(exc)
-    if isinstance(root, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(root, socket.gaierror):
-        return "host name not resolved"
-    text = str(root) or type(root).__name__
-    return re.sub(r"^\[Errno -?\d+\]\s*", "", text).lower()
-
-
-def _retry_after(exc: openai.APIStatusError) -> float | None:
-    """Seconds the server asked us to wait (Retry-After / retry-after-ms), if given."""
-    headers = getattr(exc.response, "headers", None) or {}
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return max(0.0, min(float(value) / scale, MAX_RETRY_AFTER_S))
-        except ValueError:
-            continue
-    return None
-
-
-def _server_message(exc: openai.APIStatusError) -> str:
-    """The error message the server sent."""
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict):
-            return str(inner.get("message") or inner.get("detail") or inner)
-        return str(inner)
-    if isinstance(body, str) and body.strip():
-        return body
-    return exc.message
 
 
 class OpenAIBrain:
@@ -242,7 +164,7 @@ class OpenAIBrain:
             cause = exc.__cause__
             status, said = None, ""
             if isinstance(cause, openai.APIStatusError):
-                status, said = cause.status_code, one_line(_server_message(cause))
+                status, said = cause.status_code, one_line(server_message(cause))
             if not (isinstance(exc, VisionUnsupported)
                     or vision_probe.rejects_images(status, said)):
                 raise redact.scrub_error(exc) from exc.__cause__
@@ -325,14 +247,16 @@ class OpenAIBrain:
                         "; set LVQ_TIMEOUT to wait longer") from exc
                 delay = self._backoff(attempt)
             except openai.APIConnectionError as exc:
-                limit = min(self.max_retries, CONNECT_RETRIES) if _is_refusal(exc) else None
+                limit = min(self.max_retries, CONNECT_RETRIES) if is_refusal(exc) else None
                 if attempt >= (self.max_retries if limit is None else limit):
-                    raise self._unreachable(_connection_reason(exc), attempt) from exc
+                    raise self._unreachable(connection_reason(exc), attempt) from exc
                 delay = self._backoff(attempt)
             except openai.APIStatusError as exc:
                 if exc.status_code not in RETRY_STATUSES or attempt >= self.max_retries:
-                    raise self._status_error(exc, attempt, images) from exc
-                wait = _retry_after(exc)
+                    raise status_error(
+                        exc, attempt, images, model=self.model, endpoint=self.endpoint,
+                        keyless=self._keyless, api_key=self._client.api_key) from exc
+                wait = retry_after(exc)
                 delay = self._backoff(attempt) if wait is None else wait
             except openai.APIResponseValidationError as exc:
                 raise InvalidResponse("endpoint returned an invalid response") from exc
@@ -351,36 +275,6 @@ class OpenAIBrain:
         tries = f" ({attempt + 1} attempts)" if attempt else ""
         reason = one_line(reason, self._client.api_key)
         return EndpointUnreachable(f"endpoint {self.endpoint} unreachable: {reason}{tries}{hint}")
-
-    def _status_error(self, exc: openai.APIStatusError, attempt: int, images: bool) -> Exception:
-        """Map an HTTP error status to a one-line brain error."""
-        status = exc.status_code
-        said = one_line(_server_message(exc), self._client.api_key, limit=160)
-        if status == 401:
-            hint = ": set LVQ_OPENAI_API_KEY or OPENAI_API_KEY" if self._keyless else ""
-            return EndpointAuthError(f"endpoint rejected the API key (401){hint}")
-        if status == 403:
-            return EndpointAuthError(f"endpoint refused access (403): {said}")
-        if status == 404:
-            return ModelNotFound(
-                f"model {self.model!r} not found at {self.endpoint} (404: {said}); "
-                "check --model and that the base URL ends in /v1"
-            )
-        if status in (400, 422) and _TOOLS_UNSUPPORTED.search(said):
-            return ToolsUnsupported(f"model {self.model!r} cannot call tools (server said: {said})")
-        if status in (400, 422) and images and _VISION_UNSUPPORTED.search(said):
-            return VisionUnsupported(
-                f"model {self.model!r} does not accept image inputs (server said: {said}); "
-                "set LVQ_VISION=off"
-            )
-        if status in RETRY_STATUSES:
-            return EndpointFailed(
-                f"endpoint {self.endpoint} kept failing (HTTP {status}) after "
-                f"{attempt + 1} attempts: {said}"
-            )
-        return EndpointFailed(
-            f"endpoint {self.endpoint} refused the request (HTTP {status}): {said}"
-        )
 
 
 def scrub_message(msg: AIMessage) -> AIMessage:
