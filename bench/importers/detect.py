@@ -16,7 +16,7 @@ from bench.importers.longvqubench import _NESTED_KEYS, from_longvqubench
 from bench.importers.mmbench import from_mmbench_video
 from bench.importers.qbench import from_qbench_video
 from bench.importers.readers import read_records
-from bench.importers.videomme import apply_subtitles, from_videomme
+from bench.importers.videomme import SETTINGS, apply_subtitles, from_videomme
 from bench.items import Item, RecordError, load_items, validation_reason
 from tools.errors import InputError
 
@@ -132,6 +132,9 @@ def import_file(
     file name (dev/val/test/train), else "test".
     """
     opts = options or ImportOptions()
+    if opts.subtitles not in SETTINGS:
+        raise ValueError(f"unknown subtitle setting {opts.subtitles!r}; valid: "
+                         f"{', '.join(SETTINGS)}")
     p = Path(path)
     fmt = fmt or detect_format(p)
     if fmt not in FORMATS:
