@@ -6,7 +6,8 @@ into its standard cache, from HF_ENDPOINT when set, never when HF_HUB_OFFLINE is
 Settings: LVQ_BERTSCORE_MODEL (a hub repo; default FacebookAI/roberta-large, bert-score's
 English default), LVQ_BERTSCORE_LAYERS (default 17, bert-score's for roberta-large) and
 LVQ_BERTSCORE_BASELINE (a baseline file "LAYER,P,R,F"; default the one bert-score ships for
-the model). When anything is missing, BertScoreMissing says what: no other score stands in.
+the model) and LVQ_BERTSCORE_CACHE_DIR (default: the hub cache, HF_HOME / HF_HUB_CACHE).
+When anything is missing, BertScoreMissing says what: no other score stands in.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def model_from_env() -> BertScoreModel:
     layers = os.environ.get("LVQ_BERTSCORE_LAYERS", "").strip()
     return BertScoreModel(repo=os.environ.get("LVQ_BERTSCORE_MODEL", "").strip() or DEFAULT_REPO,
                           layers=int(layers) if layers else DEFAULT_LAYERS,
-                          baseline=os.environ.get("LVQ_BERTSCORE_BASELINE") or None)
+                          baseline=os.environ.get("LVQ_BERTSCORE_BASELINE") or None,
+                          cache_dir=os.environ.get("LVQ_BERTSCORE_CACHE_DIR") or None)
 
 
 def baseline_file(model: BertScoreModel) -> str:
