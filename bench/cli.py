@@ -362,7 +362,7 @@ def import_cmd(
                          subtitle_dir=str(subtitle_dir) if subtitle_dir else None)
     items, errors = _guard(import_file, file, fmt, split=split, options=opts)
     for e in errors[:20]:
-        err.print(f"skipped {e}", highlight=False)
+        err.print(f"skipped {e}", highlight=False, soft_wrap=True)
     if len(errors) > 20:
         err.print(f"... and {len(errors) - 20} more skipped records", highlight=False)
     if not items:

@@ -152,7 +152,8 @@ def import_file(
         pairs = kept
     errors.sort(key=lambda e: e.index)
     if opts.strict and errors:
-        more = f" (and {len(errors) - 1} more bad records)" if len(errors) > 1 else ""
+        k = len(errors) - 1
+        more = f" (and {k} more bad record{'s' if k > 1 else ''})" if k else ""
         raise InputError(f"{errors[0]}{more}; nothing written (strict)")
     items = [it for it, _, _ in pairs]
     if fmt == "videomme" and (opts.subtitles != "without" or opts.subtitle_dir):
