@@ -206,7 +206,7 @@ def test_invalid_replies_and_no_judge_leave_scores_missing(tmp_path, monkeypatch
     r = CliRunner().invoke(app, ["score", str(results), "--no-bert"])
     assert r.exit_code == 0 and "no judge endpoint configured" in r.output
     s = json.loads(CliRunner().invoke(app, ["summary", str(results), "--json"]).output)
-    assert any("10 answers have no 0/1/2 judge score (no judge endpoint configured" in m
+    assert any("10 answer(s) have no 0/1/2 judge score (no judge endpoint configured" in m
                for m in s["qbench_video"]["missing"])
     assert s["mmbench_video"]["capability_score"] == {}
 

@@ -27,7 +27,7 @@ from bench.stats import ci95
 
 LAYOUTS: tuple[str, ...] = ("longvqubench", "qbench_video", "mmbench_video", "videomme")
 _FAMILY = {"ndqa": "longvqubench"}
-NO_JUDGE = "no judge endpoint configured (bench score RESULTS --judge-model M, or LVQ_JUDGE_MODEL)"
+NO_JUDGE = "no judge endpoint configured; run bench score RESULTS --judge-model M"
 
 
 def family(benchmark: str) -> str:
@@ -89,7 +89,7 @@ def longvqubench(recs: list[dict[str, Any]], scores: dict[tuple[str, str], dict[
                        f"answers unscored ({why})")
     if n_b:
         note = scores.get(("*", "bertscore_missing"))
-        why = note["reason"] if note else "not computed (bench score RESULTS)"
+        why = note["reason"] if note else "not computed: run bench score RESULTS"
         missing.append(f"BERTScore missing: {n_b} of {len(opens)} open answers ({why})")
     order = ["Overall", *LEVELS]
     return {"mcq_accuracy": acc,
@@ -143,7 +143,7 @@ def qbench_video(recs: list[dict[str, Any]], items: dict[str, Item],
     missing = []
     if unscored:
         why = "invalid judge replies or not yet scored" if judged else NO_JUDGE
-        missing.append(f"Q-Bench-Video open-ended: {unscored} answers have no 0/1/2 judge "
+        missing.append(f"Q-Bench-Video open-ended: {unscored} answer(s) have no 0/1/2 judge "
                        f"score ({why}); Open-ended and Overall leave them out")
     order2 = ["Yes-or-No", "What-How", "Open-ended", "Technical", "Aesthetic", "Temporal",
               "AIGC", "Overall"]
@@ -171,7 +171,7 @@ def mmbench_video(recs: list[dict[str, Any]], items: dict[str, Item],
     missing = []
     if unscored:
         why = "invalid judge replies or not yet scored" if judged else NO_JUDGE
-        missing.append(f"MMBench-Video: {unscored} answers have no 0-3 judge score ({why})")
+        missing.append(f"MMBench-Video: {unscored} answer(s) have no 0-3 judge score ({why})")
     return {"capability_score": _cells(rows, ["Overall"], 3.0), "missing": missing}
 
 

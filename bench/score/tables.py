@@ -54,7 +54,8 @@ def missing_lines(summary: dict[str, Any]) -> list[str]:
     """Every 'missing' note of a summary, plus skipped counts, as lines for people."""
     lines = []
     for bench_key, tables in summary.items():
-        lines += [f"missing: {m}" for m in tables.get("missing", [])]
+        lines += [m if m.startswith("BERTScore missing") else f"missing: {m}"
+                  for m in tables.get("missing", [])]
         if tables.get("skipped"):
             lines.append(f"{bench_key}: {tables['skipped']} items skipped (see the results)")
     return lines
