@@ -339,23 +339,43 @@ def import_cmd(
         "--out", help="Item JSONL [default: <file>.items.jsonl].")] = None,
     split: Annotated[str | None, typer.Option(help="Split name [default: from file name].")]
     = None,
+    strict: Annotated[bool, typer.Option(
+        help="Stop at the first bad record and write nothing (default: skip and count).")]
+    = False,
+    video_dir: Annotated[Path | None, typer.Option(
+        help="Check every item's video is in this folder (a missing one is a bad record).")]
+    = None,
+    subtitles: Annotated[str, typer.Option(
+        help="Video-MME: without, with or both subtitle settings.")] = "without",
+    subtitle_dir: Annotated[Path | None, typer.Option(
+        help="Video-MME subtitle files [default: subtitle/ beside FILE].")] = None,
 ) -> None:
-    """Convert a public benchmark file to the item format (bad records reported, skipped)."""
-    from bench.importers import import_file
+    """Convert a public benchmark file to the item format (bad records reported and skipped,
+    or with --strict the first one stops the import)."""
+    from bench.importers import ImportOptions, import_file
     from bench.items import write_items
 
     if not file.exists():
         fail(f"no such file: {file}", EXIT_INPUT)
-    items, errors = _guard(import_file, file, fmt, split=split)
+    opts = ImportOptions(strict=strict, video_dir=str(video_dir) if video_dir else None,
+                         subtitles=subtitles.strip().lower(),
+                         subtitle_dir=str(subtitle_dir) if subtitle_dir else None)
+    items, errors = _guard(import_file, file, fmt, split=split, options=opts)
     for e in errors[:20]:
-        err.print(f"skipped {e}", highlight=False)
+        err.print(f"skipped {e}", highlight=False, soft_wrap=True)
     if len(errors) > 20:
         err.print(f"... and {len(errors) - 20} more skipped records", highlight=False)
     if not items:
         fail(f"no valid items in {file}", EXIT_INPUT)
     target = out_path or file.with_name(file.stem + ".items.jsonl")
     n = _guard(write_items, target, items)
-    out.print(f"{n} items -> {target} ({len(errors)} records skipped)", highlight=False)
+    out.print(f"{n} items -> {target} ({len(errors)} bad records skipped)", highlight=False)
+
+
+from bench.score.cli import score_cmd, summary_cmd  # noqa: E402 - registered after the app
+
+app.command("score")(score_cmd)
+app.command("summary")(summary_cmd)
 
 
 def main() -> None:

@@ -116,7 +116,30 @@ def load_run(path: str | os.PathLike[str], ids: set[str] | None = None) -> dict[
     if not recs:
         raise InputError(f"no results in {path}")
     chosen = [r for i, r in recs.items() if ids is None or i in ids]
-    return summarize_records(chosen)
+    out = summarize_records(chosen)
+    out["benchmarks"] = benchmark_accuracy(chosen)
+    return out
+
+
+BENCH_NAMES = {"longvqubench": "LongVQUBench", "qbench_video": "Q-Bench-Video",
+               "videomme": "Video-MME", "mmbench_video": "MMBench-Video"}
+
+
+def benchmark_accuracy(recs: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """MCQ accuracy (clustered SE, 95 % CI) per benchmark of a mixed run (NDQA counts as
+    LongVQUBench); skipped items are left out."""
+    from bench.score.layouts import family
+    from bench.score.rescore import benchmark_of
+    from bench.scoring import McqResult, accuracy
+
+    groups: dict[str, list[McqResult]] = {}
+    for r in recs:
+        if r.get("skipped") or r.get("format") != "mcq" or not r.get("gold"):
+            continue
+        fam = family(benchmark_of(r))
+        groups.setdefault(fam, []).append(McqResult(
+            item_id=r["id"], video=r.get("video") or "", gold=r["gold"], pred=r.get("prediction")))
+    return {k: accuracy(groups[k]).as_dict() for k in BENCH_NAMES if k in groups}
 
 
 def _ids_differ(a_path: str | os.PathLike[str], b_path: str | os.PathLike[str],
@@ -198,7 +221,7 @@ def side_by_side(a: dict[str, Any], b: dict[str, Any], name_a: str, name_b: str)
 
 
 def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[str],
-          title: str = "NDQA accuracy by level and dimension") -> Path:
+          title: str | None = None) -> Path:
     """Grouped bar chart PNG: per level + overall (left), per dimension (right), with 95 %
     CI error bars clustered by video."""
     import matplotlib
@@ -209,13 +232,20 @@ def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[st
 
     groups_l = [*LEVELS, "Overall"]
     groups_d = [d.abbr for d in MCQ_DIMENSIONS]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(14, 4.8),
-                                   gridspec_kw={"width_ratios": [1, 3]})
+    benches = [b for b in BENCH_NAMES if any(b in (s.get("benchmarks") or {}) for _, s in runs)]
+    mixed = len(benches) > 1
+    ratios = [1, 3, len(benches)] if mixed else [1, 3]
+    fig, axes = plt.subplots(1, len(ratios), figsize=(14 + 2 * mixed, 4.8),
+                             gridspec_kw={"width_ratios": ratios})
+    ax1, ax2 = axes[0], axes[1]
     width = 0.8 / max(1, len(runs))
     for k, (name, s) in enumerate(runs):
         lv = [s["mcq"]["level"].get(x) for x in LEVELS] + [s["mcq"]["overall"]]
         dm = [s["mcq"]["dimension"].get(d.key) for d in MCQ_DIMENSIONS]
-        for ax, accs in ((ax1, lv), (ax2, dm)):
+        panels = [(ax1, lv), (ax2, dm)]
+        if mixed:
+            panels.append((axes[2], [(s.get("benchmarks") or {}).get(b) for b in benches]))
+        for ax, accs in panels:
             vals = [100 * a["acc"] if a and a.get("n") else 0.0 for a in accs]
             below, above = zip(*[ci_errors(a) for a in accs], strict=True)
             x = np.arange(len(accs)) + (k - (len(runs) - 1) / 2) * width
@@ -223,7 +253,12 @@ def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[st
             for rect, v, e in zip(bars, vals, above, strict=True):
                 ax.text(rect.get_x() + rect.get_width() / 2, v + e + 1, f"{v:.0f}",
                         ha="center", va="bottom", fontsize=7)
-    for ax, labels in ((ax1, groups_l), (ax2, groups_d)):
+    labelled = [(ax1, groups_l), (ax2, groups_d)]
+    if mixed:
+        labelled.append((axes[2], [BENCH_NAMES[b] for b in benches]))
+        axes[2].set_title("MCQ per benchmark")
+        axes[2].tick_params(axis="x", labelsize=7)
+    for ax, labels in labelled:
         ax.set_xticks(range(len(labels)), labels)
         ax.set_ylim(0, 110)
         ax.set_ylabel("accuracy (%), 95% CI clustered by video")
@@ -233,7 +268,8 @@ def chart(runs: Sequence[tuple[str, dict[str, Any]]], path: str | os.PathLike[st
     for x in (3.5, 7.5):
         ax2.axvline(x, color="grey", lw=0.8, ls="--")
     ax2.legend(loc="lower right", fontsize=8)
-    fig.suptitle(title)
+    fig.suptitle(title or ("MCQ accuracy: LongVQUBench levels and dimensions, and per benchmark"
+                           if mixed else "NDQA accuracy by level and dimension"))
     fig.tight_layout()
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
