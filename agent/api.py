@@ -79,15 +79,19 @@ class Step:
         kind = str(s.get("kind", "graph"))
         tok = s.get("tokens") if isinstance(s.get("tokens"), dict) else {}
         elapsed = s.get("elapsed_s")
-        common = {"n": int(s.get("n") or 0), "kind": kind,
+        n = s.get("n")
+        common = {"n": n if isinstance(n, int) else 0, "kind": kind,
                   "elapsed_s": float(elapsed) if isinstance(elapsed, int | float) else None}
         if kind == "tool":
+            args = s.get("args")
             return cls(**common, tool=str(s.get("tool", "")),
-                       args=dict(s.get("args") or {}), result=str(s.get("summary", "")),
+                       args=dict(args) if isinstance(args, dict) else {},
+                       result=str(s.get("summary", "")),
                        status=str(s.get("status", "success")),
-                       windows=[list(map(float, w)) for w in s.get("windows") or []])
+                       windows=_windows(s.get("windows")))
         if kind == "brain":
-            calls = [c for c in s.get("tool_calls") or [] if isinstance(c, dict)]
+            listed = s.get("tool_calls")
+            calls = [c for c in listed if isinstance(c, dict)] if isinstance(listed, list) else []
             return cls(**common, tool=", ".join(str(c.get("name", "?")) for c in calls),
                        result=str(s.get("text") or s.get("note") or ""),
                        tokens=tok.get("total_tokens") if tok else None)
@@ -168,6 +172,16 @@ def traces(*, cache_dir: Path | None = None) -> list[dict[str, Any]]:
     from agent.trace import list_traces
 
     return list_traces(_dir(cache_dir))
+
+
+def _windows(value: Any) -> list[list[float]]:
+    """Stored [start, end] pairs; anything else in the list is skipped."""
+    out = []
+    for w in value if isinstance(value, list) else []:
+        if isinstance(w, list | tuple) and len(w) == 2 and all(
+                isinstance(x, int | float) for x in w):
+            out.append([float(w[0]), float(w[1])])
+    return out
 
 
 def _dir(cache_dir: Path | str | None) -> Path | None:

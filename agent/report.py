@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from agent.brains.redact import scrub, scrub_value
-from agent.report_frames import FrameGroup, decode_groups, segment_group, zoom_groups
+from agent.report_frames import (
+    FrameGroup,
+    clean_windows,
+    decode_groups,
+    segment_group,
+    zoom_groups,
+)
 from agent.report_style import CSS
 from agent.timefmt import hms
 from agent.trace import redact
@@ -126,8 +132,9 @@ def _step_row(s: dict[str, Any], zooms: set[int]) -> str:
     n = esc(s.get("n", ""))
     ms = f"{1000 * s['elapsed_s']:.0f}" if isinstance(s.get("elapsed_s"), int | float) else ""
     if kind == "brain":
-        calls = ", ".join(str(c.get("name", "?")) for c in s.get("tool_calls") or [])
-        tok = (s.get("tokens") or {}).get("total_tokens", "")
+        listed = s.get("tool_calls") if isinstance(s.get("tool_calls"), list) else []
+        calls = ", ".join(str(c.get("name", "?")) for c in listed if isinstance(c, dict))
+        tok = s["tokens"].get("total_tokens", "") if isinstance(s.get("tokens"), dict) else ""
         args = f"→ {esc(calls)}" if calls else "(answers in text)"
         return (f'<tr class="brain"><td class="num">{n}</td><td class="what">brain turn '
                 f'{esc(s.get("turn", ""))}</td><td>{args}</td>'
@@ -135,11 +142,11 @@ def _step_row(s: dict[str, Any], zooms: set[int]) -> str:
                 f'<td class="num">{ms}</td><td class="num">{esc(tok)}</td></tr>')
     if kind == "tool":
         ok = s.get("status", "success") == "success"
-        args = s.get("args") or {}
+        args = s.get("args") if isinstance(s.get("args"), dict) else {}
         arg_cell = (f"<details><summary><code>{esc(_json(args, None)[:90])}</code></summary>"
                     f"<pre>{esc(_json(args))}</pre></details>") if args else "<code>{}</code>"
         result = ("" if ok else f"[{s.get('status')}] ") + str(s.get("summary", ""))
-        wins = ", ".join(f"{hms(a)}–{hms(b)}" for a, b in (s.get("windows") or [])[:6])
+        wins = ", ".join(f"{hms(a)}–{hms(b)}" for a, b in clean_windows(s.get("windows"))[:6])
         extra = f'<div class="meta">windows {esc(wins)}</div>' if wins else ""
         if s.get("n") in zooms:
             extra += f'<div class="meta"><a href="#zoom-{n}">frames below</a></div>'

@@ -38,6 +38,16 @@ def _clamp_frames(value: Any) -> int:
     return min(max(n, 1), ZOOM_MAX_FRAMES)
 
 
+def clean_windows(value: Any) -> list[tuple[float, float]]:
+    """A step's stored [start, end] windows; anything malformed is skipped."""
+    out = []
+    for w in value if isinstance(value, list) else []:
+        if isinstance(w, list | tuple) and len(w) == 2 and all(
+                isinstance(x, int | float) and not isinstance(x, bool) for x in w):
+            out.append((float(w[0]), float(w[1])))
+    return out
+
+
 def pick_times(start_s: float, end_s: float, n: int, fps: float) -> list[float]:
     """Times `zoom_in` shows for a window: `n` frames evenly from its first to its last."""
     last = max(start_s, end_s - (1.0 / fps if fps > 0 else 0.0))
@@ -51,7 +61,7 @@ def zoom_groups(trace: dict[str, Any], fps: float) -> list[FrameGroup]:
         if s.get("kind") != "tool" or s.get("tool") != "zoom_in" or \
                 s.get("status", "success") != "success":
             continue
-        wins = [w for w in s.get("windows") or [] if isinstance(w, list) and len(w) == 2]
+        wins = clean_windows(s.get("windows"))
         if not wins:
             continue
         a, b = float(wins[0][0]), float(wins[0][1])
