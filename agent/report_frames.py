@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from agent.timefmt import hms
+
 MAX_THUMBS = 24  # frames decoded for one report at most
 THUMB_SIDE = 320  # longer side of a thumbnail, pixels
 ZOOM_DEFAULT_FRAMES = 6  # zoom_in's default max_frames
@@ -67,7 +69,8 @@ def zoom_groups(trace: dict[str, Any], fps: float) -> list[FrameGroup]:
         a, b = float(wins[0][0]), float(wins[0][1])
         args = s.get("args") or {}
         crop = args.get("crop") if isinstance(args.get("crop"), list) else None
-        groups.append(FrameGroup(title=f"step {s.get('n', '?')}: zoom_in", step=s.get("n"),
+        title = f"step {s.get('n', '?')}: zoom_in {hms(a)} - {hms(b)}"
+        groups.append(FrameGroup(title=title, step=s.get("n"),
                                  times=pick_times(a, b, _clamp_frames(args.get("max_frames")),
                                                   fps), crop=crop))
     return groups

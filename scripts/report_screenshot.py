@@ -1,6 +1,6 @@
 """Make a sample run's HTML report and screenshot it in headless Chromium (docs/report.png).
 
-Builds a 60-second video with a flicker burst (bench.synth, real sample clips), asks the
+Builds a 60-second video with a flicker burst over a real clip (bench.synth), asks the
 local brain to describe the flicker (it zooms in, so the report has frames), writes the
 report with `agent report`, and photographs the page with Playwright driving Debian's
 chromium (`apt-get install chromium`; no browser is downloaded).
@@ -28,7 +28,7 @@ def make_report(work: Path) -> Path:
 
     video = work / "flicker-sample.mp4"
     make_video(video, 60.0, width=640, height=360, seed=11,
-               needles=[needle("flicker", 2, 24.0, 36.0)], preset="ultrafast")
+               needles=[needle("flicker", 2, 4.0, 16.0)], preset="ultrafast")
     cache = work / "cache"
     ans = api.answer(video, QUESTION, cache_dir=cache, progress=False)
     report = work / "report.html"
