@@ -90,9 +90,9 @@ def index_cmd(
 ) -> None:
     """Build (or reuse) the quality index of VIDEO and summarise facts, scenes and events;
     with several videos, directories or globs, index each and summarise them in a table."""
+    from agent.api import index_video
     from agent.export import export_events, exporter
     from agent.library import is_library
-    from tools.index import get_index
 
     if summary_to is not None or is_library(videos):
         from agent.cli_library import index_many
@@ -103,7 +103,7 @@ def index_cmd(
     with reported():
         if export is not None:
             exporter(export)  # an unknown extension fails before any measuring
-        index = get_index(
+        index = index_video(
             video, cache_dir=cache_dir, progress=not quiet, rebuild=rebuild, clip=clip
         )
     if export is not None:
@@ -143,8 +143,8 @@ def answer_cmd(
     """Answer a picture-quality QUESTION about VIDEO with time spans and measured evidence
     (about each VIDEO, one row per video, when several are given)."""
     from agent.answer import render
+    from agent.api import answer as answer_question
     from agent.library import is_library
-    from agent.run import answer_question
 
     opts = list(option or [])
     extra = {"model": model, "base_url": base_url, "timeout": timeout} \
@@ -249,10 +249,11 @@ def trace_show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the stored trace JSON.")] = False,
 ) -> None:
     """Show one trace: the question, every step (tool, arguments, result, time), the answer."""
-    from agent.trace import load_trace, step_rows
+    from agent.api import open_trace
+    from agent.trace import step_rows
 
     with reported():
-        tr = load_trace(trace_id, cache_dir)
+        tr = open_trace(trace_id, cache_dir=cache_dir).data
     if as_json:
         sys.stdout.write(dumps(tr, indent=1) + "\n")
         return
@@ -298,6 +299,27 @@ def trace_plot(
     with reported(writing=output):
         path = plot_trace(tr, output, cache_dir=cache_dir)
     out.print(f"wrote {path}", highlight=False, soft_wrap=True)
+
+
+@app.command("report")
+def report_cmd(
+    trace_id: Annotated[str, typer.Argument(help="Trace id, a unique prefix of it, or 'last'.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path(
+        "report.html"
+    ),
+    cache_dir: CacheOpt = None,
+) -> None:
+    """Write one run as a self-contained HTML page: question, answer, quality timeline,
+    steps, zoomed frames and the index's events (opens offline in any browser)."""
+    from agent.api import open_trace
+
+    with reported():
+        tr = open_trace(trace_id, cache_dir=cache_dir)
+    with reported(writing=output):
+        rep = tr.report(output)
+    for note in rep.notes:
+        err.print(f"[yellow]warning:[/] {note}", highlight=False, soft_wrap=True)
+    out.print(f"wrote {rep.path}", highlight=False, soft_wrap=True)
 
 
 def print_summary(summary: dict) -> None:
