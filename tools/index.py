@@ -88,6 +88,7 @@ def _clip_embedder(clip: bool, progress: bool = True):
         return None, "off: disabled"
     try:
         from tools.clip_fetch import ENV_OFFLINE, ensure_weights, model_label, offline
+        from tools.clip_fetch import _require_reachable as require_reachable
         from tools.embed import ClipConfig, FrameEmbedder, clip_status
     except ImportError as exc:  # pragma: no cover - part of the install
         return None, f"off: retrieval module unavailable ({exc})"
@@ -98,6 +99,10 @@ def _clip_embedder(clip: bool, progress: bool = True):
             if not ok:
                 return None, f"off: {reason}; {ENV_OFFLINE} is set, so nothing was fetched"
         else:  # a full check (imports open_clip for a tag), and a fetch when missing
+            if not clip_status(cfg, quick=True)[0]:
+                # Nothing cached: with the hub out of reach the fetch would fail anyway, after
+                # seconds of importing torch and open_clip; fail at once instead.
+                require_reachable(cfg)
             ensure_weights(cfg, progress=progress)
     except ValueError as exc:  # a bad model name or setting, missing weights, a failed fetch
         return None, f"off: {exc}"

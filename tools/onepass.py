@@ -211,7 +211,9 @@ def _pass(
     errors = np.concatenate([p["errors"] for p in parts]).astype(np.int64).tolist()
     errors += damage[rows.damage_ptr:]
     return PassResult(
-        frames=frames, samples=samples, raw_cuts=replay_cuts(info.fps, scores_all),
+        # An uninterrupted pass's live detector saw every frame: its cuts are the replay's.
+        frames=frames, samples=samples,
+        raw_cuts=replay_cuts(info.fps, scores_all) if k0 else sorted(set(shots.cuts)),
         damage=errors, n_done=n_done, resumed_from=k0, decoded=decoded, chunks_written=written,
     )
 
