@@ -30,10 +30,11 @@ def _kill_after_chunks(video: Path, cache: Path, chunks: int) -> int:
     """Start `agent index`, SIGKILL it once `chunks` chunk files exist; the count it left."""
     part = partial_dir(cache, fingerprint(video))
     proc = _agent(video, cache)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 600  # a loaded machine is slow, never stuck this long
     try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if part.is_dir() and len(list(part.glob("chunk-*.npz"))) >= chunks:
+        while proc.poll() is None:
+            if time.monotonic() > deadline or (
+                    part.is_dir() and len(list(part.glob("chunk-*.npz"))) >= chunks):
                 os.kill(proc.pid, signal.SIGKILL)
                 break
             time.sleep(0.005)
