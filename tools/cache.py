@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 _BLOCK = 1 << 20
+PARTIAL = ".partial"  # unfinished builds' chunks, one directory per video and signals version
+PARTIAL_KEEP_S = 14 * 86400  # an unfinished build untouched this long is given up
 _WARNED: set[str] = set()  # cache roots already reported unwritable by this process
 
 
@@ -70,7 +72,8 @@ def atomic_dir(final: Path) -> Iterator[Path]:
 
 
 def sweep_stale(root: Path, older_than_s: float = 6 * 3600) -> None:
-    """Remove scratch directories that interrupted builds left (old enough not to be running)."""
+    """Remove scratch directories that interrupted builds left (old enough not to be running),
+    and unfinished builds' chunks nobody resumed for PARTIAL_KEEP_S."""
     try:
         if not root.is_dir():
             return
@@ -78,6 +81,10 @@ def sweep_stale(root: Path, older_than_s: float = 6 * 3600) -> None:
         for child in root.iterdir():
             if child.name.startswith((".tmp-", ".old-")) and child.is_dir():
                 if now - child.stat().st_mtime > older_than_s:
+                    shutil.rmtree(child, ignore_errors=True)
+        if (root / PARTIAL).is_dir():
+            for child in (root / PARTIAL).iterdir():
+                if now - child.stat().st_mtime > PARTIAL_KEEP_S:
                     shutil.rmtree(child, ignore_errors=True)
     except OSError:
         return  # an unreadable cache has nothing to sweep

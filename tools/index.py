@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -24,6 +23,7 @@ from tqdm import tqdm
 
 from tools import ANALYZER_VERSION, EVENTS_VERSION, SIGNALS_VERSION
 from tools.cache import (
+    PARTIAL,
     atomic_dir,
     default_cache_dir,
     fingerprint,
@@ -31,19 +31,13 @@ from tools.cache import (
     warn_unwritable,
     writable,
 )
+from tools.chunks import PartialStore, chunk_frames
 from tools.derive import derive
 from tools.errors import IndexError_
 from tools.integrity import check_files, check_meta, check_tables, read_columns, table_records
 from tools.model import Event, Scene, VideoInfo
-from tools.scenes import ShotDetector
-from tools.signals import (
-    FRAME_SIGNALS,
-    SAMPLE_SIGNALS,
-    colour_signals,
-    spatial_signals,
-    temporal_signals,
-)
-from tools.stream import decode, plan_for
+from tools.onepass import run_pass
+from tools.stream import BLOCK, plan_for
 from tools.video import check_path, presentation_times, probe_video
 
 META = "meta.json"
@@ -94,6 +88,7 @@ def _clip_embedder(clip: bool, progress: bool = True):
         return None, "off: disabled"
     try:
         from tools.clip_fetch import ENV_OFFLINE, ensure_weights, model_label, offline
+        from tools.clip_fetch import _require_reachable as require_reachable
         from tools.embed import ClipConfig, FrameEmbedder, clip_status
     except ImportError as exc:  # pragma: no cover - part of the install
         return None, f"off: retrieval module unavailable ({exc})"
@@ -104,6 +99,10 @@ def _clip_embedder(clip: bool, progress: bool = True):
             if not ok:
                 return None, f"off: {reason}; {ENV_OFFLINE} is set, so nothing was fetched"
         else:  # a full check (imports open_clip for a tag), and a fetch when missing
+            if not clip_status(cfg, quick=True)[0]:
+                # Nothing cached: with the hub out of reach the fetch would fail anyway, after
+                # seconds of importing torch and open_clip; fail at once instead.
+                require_reachable(cfg)
             ensure_weights(cfg, progress=progress)
     except ValueError as exc:  # a bad model name or setting, missing weights, a failed fetch
         return None, f"off: {exc}"
@@ -132,59 +131,35 @@ def measure(
     progress: bool = True,
     spatial_fps: float = 2.0,
     clip: bool = True,
+    partial: Path | None = None,
 ) -> VideoIndex:
-    """Decode the video once and measure everything (no cache involved)."""
+    """Decode the video once and measure everything. With `partial` (a directory), finished
+    chunks are kept there as they complete and a build killed earlier resumes after them."""
     t0 = time.perf_counter()
     # Before decord: torch's BLAS must be loaded first (decord-then-torch crashed a BLAS call).
     embedder, clip_state = _clip_embedder(clip, progress)
     info = probe_video(path)
     times = presentation_times(info.path, info)
     plan = plan_for(info, spatial_fps=spatial_fps, mid_fps=1.0 if embedder else None)
-    shots = ShotDetector(info.fps)
-    spatial: dict[int, dict[str, float]] = {}
-    colours: dict[int, dict[str, float]] = {}
-    lock = threading.Lock()
-
-    def on_hi(idx: int, gray: np.ndarray) -> None:
-        vals = spatial_signals(gray)
-        with lock:
-            spatial[idx] = vals
-
-    def on_mid(idx: int, bgr: np.ndarray) -> None:
-        t = float(times[min(idx, len(times) - 1)])
-        embedder.add(t, bgr)
-
-    cols: dict[str, list[np.ndarray]] = {k: [] for k in FRAME_SIGNALS}
-    prev = None
-    n_done = 0
+    per_chunk = chunk_frames(info.fps, (plan.hi_every, plan.mid_every or 1, BLOCK))
+    store = None
+    if partial is not None:
+        store = PartialStore(partial, {
+            "signals_version": SIGNALS_VERSION, "n_frames": info.n_frames, "fps": info.fps,
+            "size": [info.width, info.height], "per_chunk": per_chunk,
+            "plan": {"lo_size": list(plan.lo_size), "hi_every": plan.hi_every}})
     bar = tqdm(
         total=info.n_frames, unit="frame", desc="indexing", disable=not progress,
         file=sys.stderr, dynamic_ncols=True, smoothing=0.1,
     )
     with bar:
-        damage: list[int] = []
-        for start, chunk in decode(info, plan, on_hi, on_mid if embedder else None,
-                                   decode_errors=damage):
-            n = len(chunk)
-            h, w = chunk.shape[1:3]
-            gray = cv2.cvtColor(chunk.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).reshape(n, h, w)
-            for k, v in temporal_signals(gray, prev).items():
-                cols[k].append(v)
-            prev = gray[-1]
-            small = cv2.resize(
-                chunk.reshape(n * h, w, 3), (w // 2, n * h // 2), interpolation=cv2.INTER_AREA
-            ).reshape(n, h // 2, w // 2, 3)
-            for i in range(n):
-                idx = start + i
-                cut = shots.feed(idx, small[i])
-                if cut and embedder:
-                    embedder.scene_cut(float(times[min(cut[-1], len(times) - 1)]))
-                if idx % plan.hi_every == 0:
-                    colours[idx] = colour_signals(chunk[i])
-            n_done += n
-            bar.update(n)
-    frames = {k: np.concatenate(v) if v else np.zeros(0, np.float32) for k, v in cols.items()}
-    warnings: list[str] = []
+        res = run_pass(info, times, plan, bar.update, embedder, store, per_chunk)
+    if res.resumed_from and progress:
+        sys.stderr.write(f"resumed at frame {res.resumed_from} of {info.n_frames} "
+                         f"(decoded {res.decoded} frames in this run)\n")
+    frames = res.frames
+    n_done = res.n_done
+    warnings: list[str] = list(res.notes)
     if n_done != len(times):
         if n_done < 0.98 * len(times):
             warnings.append(
@@ -199,10 +174,10 @@ def measure(
     frames["t"] = times.astype(np.float64)
     # Decoder errors per frame (where the decoder logged them: a damaged stream).
     frames["decode_errors"] = np.bincount(
-        np.clip(np.asarray(damage, dtype=np.int64), 0, max(0, len(times) - 1)),
+        np.clip(np.asarray(res.damage, dtype=np.int64), 0, max(0, len(times) - 1)),
         minlength=len(times)).astype(np.float32)[: len(times)]
-    samples = _assemble_samples(spatial, colours, times)
-    scenes, events = derive(info.fps, frames, samples, shots.cuts)
+    samples = _samples(res.samples, times)
+    scenes, events = derive(info.fps, frames, samples, res.raw_cuts)
     clip_index = None
     if embedder:
         try:
@@ -219,28 +194,19 @@ def measure(
         "build_s": round(time.perf_counter() - t0, 3),
         "plan": {"lo_size": plan.lo_size, "hi_every": plan.hi_every, "mid_every": plan.mid_every},
         "warnings": warnings,
-        "raw_cuts": sorted(set(shots.cuts)),
+        "raw_cuts": sorted(set(res.raw_cuts)),
         "clip": _clip_meta(clip_state, clip_index),
+        "pass": {"resumed_from": res.resumed_from, "decoded": res.decoded,
+                 "chunk_frames": per_chunk, "chunks_written": res.chunks_written},
     }
     return VideoIndex(info, frames, samples, scenes, events, meta, clip=clip_index)
 
 
-def _assemble_samples(
-    spatial: dict[int, dict[str, float]],
-    colours: dict[int, dict[str, float]],
-    times: np.ndarray,
-) -> dict[str, np.ndarray]:
-    """Join the native-resolution measurements with the colour ones of the same frames."""
-    idx = np.array(sorted(i for i in spatial if i < len(times)), dtype=np.int64)
-    res = {
-        k: np.array(
-            [{**spatial[int(i)], **colours.get(int(i), {})}.get(k, np.nan) for i in idx],
-            dtype=np.float32,
-        )
-        for k in SAMPLE_SIGNALS
-    }
-    res["frame"] = idx
-    res["t"] = times[idx].astype(np.float64) if len(idx) else np.zeros(0)
+def _samples(rows: dict[str, np.ndarray], times: np.ndarray) -> dict[str, np.ndarray]:
+    """The spatial rows of frames the video has, with their times."""
+    keep = rows["frame"] < len(times)
+    res = {k: v[keep] for k, v in rows.items()}
+    res["t"] = times[res["frame"]].astype(np.float64) if keep.any() else np.zeros(0)
     return res
 
 
@@ -372,16 +338,26 @@ def get_index(
         warn_unwritable(root)
         return _in_memory(p, directory, progress, clip)
     sweep_stale(root)
-    index = _in_memory(p, directory, progress, clip)
+    partial = partial_dir(root, directory.name)
+    index = _in_memory(p, directory, progress, clip, partial)
     try:
         save(index, directory)
     except OSError:  # the cache filled up or turned read-only while measuring
         warn_unwritable(root)
+        return index
+    shutil.rmtree(partial, ignore_errors=True)  # the finished index replaces the chunks
     return index
 
 
-def _in_memory(p: Path, directory: Path, progress: bool, clip: bool) -> VideoIndex:
-    index = measure(p, progress=progress, clip=clip)
+def partial_dir(root: Path, fingerprint_: str) -> Path:
+    """Where an unfinished build of a video keeps its finished chunks (see tools.chunks)."""
+    return root / PARTIAL / f"{fingerprint_}-s{SIGNALS_VERSION}"
+
+
+def _in_memory(
+    p: Path, directory: Path, progress: bool, clip: bool, partial: Path | None = None
+) -> VideoIndex:
+    index = measure(p, progress=progress, clip=clip, partial=partial)
     index.meta["fingerprint"] = directory.name
     return index
 

@@ -10,6 +10,7 @@ decoding. Measured here: this costs ~1.15x a bare decode, where decord at 320x18
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Callable, Iterator
@@ -20,6 +21,8 @@ import numpy as np
 from tools.errors import VideoError
 from tools.ffmpeg import ffmpeg_exe
 from tools.model import VideoInfo
+
+BLOCK = 32  # frames handed over at a time (and measured together)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,30 @@ def _is_decode_error(line: bytes) -> bool:
     return any(w in low for w in _DAMAGE_WORDS)
 
 
+_PIX_FMT = re.compile(rb"Video: [^,]+, ([a-z0-9_]+)")
+
+
+def _pix_fmt(path: str) -> str:
+    """The pixel format the video's decoder delivers (ffmpeg's own description of the file)."""
+    res = subprocess.run([ffmpeg_exe(), "-hide_banner", "-nostdin", "-i", path],
+                         capture_output=True, timeout=60)
+    m = _PIX_FMT.search(res.stderr)
+    return m.group(1).decode() if m else "yuv420p"
+
+
+def _every(step: int, start: int) -> str:
+    """ffmpeg select expression for the frames on the video's every-`step` grid when the
+    decoder's first frame is frame `start` (its n counts from 0 there)."""
+    if start % step == 0:
+        return f"not(mod(n\\,{step}))"
+    return f"not(mod(n+{start % step}\\,{step}))"
+
+
+def _first(step: int, start: int) -> int:
+    """The first frame index >= start on the every-`step` grid."""
+    return start + (-start) % step
+
+
 def _read_exact(fh, size: int) -> bytes | None:
     buf = bytearray()
     while len(buf) < size:
@@ -70,8 +97,9 @@ def _read_exact(fh, size: int) -> bytes | None:
     return bytes(buf)
 
 
-def _pump(fd: int, shape: tuple[int, ...], every: int, sink, errors: list) -> None:
-    """Read fixed-size frames from a pipe and hand (frame index, array) to `sink`."""
+def _pump(fd: int, shape: tuple[int, ...], first: int, every: int, sink, errors: list) -> None:
+    """Read fixed-size frames from a pipe and hand (frame index, array) to `sink`; the pipe's
+    j-th frame is frame `first + j * every` of the video."""
     size = int(np.prod(shape))
     try:
         with os.fdopen(fd, "rb", buffering=size * 2) as fh:
@@ -80,7 +108,7 @@ def _pump(fd: int, shape: tuple[int, ...], every: int, sink, errors: list) -> No
                 raw = _read_exact(fh, size)
                 if raw is None:
                     return
-                sink(j * every, np.frombuffer(raw, np.uint8).reshape(shape))
+                sink(first + j * every, np.frombuffer(raw, np.uint8).reshape(shape))
                 j += 1
     except BaseException as exc:  # noqa: BLE001 - re-raised in the main thread
         errors.append(exc)
@@ -91,26 +119,40 @@ def decode(
     plan: StreamPlan,
     on_hi: Callable[[int, np.ndarray], None],
     on_mid: Callable[[int, np.ndarray], None] | None = None,
-    chunk: int = 32,
+    chunk: int = BLOCK,
     decode_errors: list[int] | None = None,
+    start: int = 0,
+    seek_s: float | None = None,
 ) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield (first frame index, BGR chunk (N,h,w,3)) of every frame; native grey frames go to
+    """Yield (first frame index, BGR chunk (N,h,w,3)) of every frame, in blocks of `chunk`
+    frames from a multiple of `chunk`; native grey frames go to
     `on_hi` and CLIP frames to `on_mid`, both called from reader threads. Each error line the
-    decoder logs is appended to `decode_errors` as the number of frames delivered when it
-    came (a damaged stretch of the stream, placed to within a chunk or so)."""
+    decoder logs is appended to `decode_errors` as the frame index reached when it came (a
+    damaged stretch of the stream, placed to within a chunk or so).
+
+    `start` > 0 resumes: the decoder seeks to `seek_s` (just before frame `start`'s time) and
+    the first frame it delivers is counted as frame `start`; the native and CLIP frames keep
+    the whole video's sampling grid. The caller checks that the seek landed where it should.
+    """
     lw, lh = plan.lo_size
-    graph = [f"[0:v]split={3 if plan.mid_size else 2}[a][b]{'[c]' if plan.mid_size else ''}"]
+    # After a seek, ffmpeg can hand the split outputs' scalers another pixel format than a
+    # pass from the start does (seen: frames 4 grey levels off): pin the decoder's own.
+    pin = f"format={_pix_fmt(info.path)}," if start > 0 else ""
+    graph = [f"[0:v]{pin}split={3 if plan.mid_size else 2}[a][b]{'[c]' if plan.mid_size else ''}"]
     graph.append(f"[a]scale={lw}:{lh}:flags=area,format=bgr24[lo]")
-    graph.append(f"[b]select='not(mod(n\\,{plan.hi_every}))',format=gray[hi]")
+    graph.append(f"[b]select='{_every(plan.hi_every, start)}',format=gray[hi]")
     if plan.mid_size:
         mw, mh = plan.mid_size
         graph.append(
-            f"[c]select='not(mod(n\\,{plan.mid_every}))',scale={mw}:{mh}:flags=area,format=bgr24[mid]"
+            f"[c]select='{_every(plan.mid_every, start)}',scale={mw}:{mh}:flags=area,"
+            "format=bgr24[mid]"
         )
     r_lo, w_lo = os.pipe()
     r_hi, w_hi = os.pipe()
     fds = [w_lo, w_hi]
     cmd = [ffmpeg_exe(), "-hide_banner", "-nostdin", "-loglevel", "error", "-threads", "2"]
+    if start > 0 and seek_s is not None:
+        cmd += ["-ss", f"{max(0.0, seek_s):.6f}"]
     cmd += ["-i", info.path, "-an", "-sn", "-filter_complex", ";".join(graph)]
     cmd += ["-map", "[lo]", "-fps_mode", "passthrough", "-f", "rawvideo", f"pipe:{w_lo}"]
     cmd += ["-map", "[hi]", "-fps_mode", "passthrough", "-f", "rawvideo", f"pipe:{w_hi}"]
@@ -124,7 +166,7 @@ def decode(
         os.close(fd)
     errors: list[BaseException] = []
     stderr_lines: list[bytes] = []
-    delivered = [0]
+    delivered = [start]
 
     def _log() -> None:
         for line in proc.stderr:
@@ -135,7 +177,9 @@ def decode(
     threads = [
         threading.Thread(target=_log, daemon=True),
         threading.Thread(
-            target=_pump, args=(r_hi, (info.height, info.width), plan.hi_every, on_hi, errors),
+            target=_pump,
+            args=(r_hi, (info.height, info.width), _first(plan.hi_every, start), plan.hi_every,
+                  on_hi, errors),
             daemon=True,
         ),
     ]
@@ -144,17 +188,23 @@ def decode(
         sink = on_mid or (lambda _i, _f: None)
         threads.append(
             threading.Thread(
-                target=_pump, args=(r_mid, (mh, mw, 3), plan.mid_every, sink, errors), daemon=True
+                target=_pump,
+                args=(r_mid, (mh, mw, 3), _first(plan.mid_every, start), plan.mid_every, sink,
+                      errors),
+                daemon=True,
             )
         )
     for th in threads:
         th.start()
     frame_bytes = lw * lh * 3
-    done = 0
+    done = start
     try:
         with os.fdopen(r_lo, "rb", buffering=frame_bytes * chunk) as fh:
             while True:
-                raw = fh.read(frame_bytes * chunk)
+                # Blocks fall on the whole video's grid of `chunk` frames, resumed or not:
+                # temporal signals are measured per block, and must not depend on where a
+                # run started.
+                raw = fh.read(frame_bytes * (chunk - done % chunk))
                 if not raw:
                     break
                 whole = len(raw) - len(raw) % frame_bytes
@@ -177,7 +227,7 @@ def decode(
             proc.wait()
     if errors:
         raise errors[0]
-    if done == 0:
+    if done == start:
         msg = b"".join(stderr_lines).decode(errors="replace").strip().splitlines()
         last = msg[-1] if msg else "no output"
         raise VideoError(f"no frame could be decoded from {info.path} ({info.codec}): {last}")
