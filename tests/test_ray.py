@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from agent.cli import app as agent_app
 from bench.cli import app as bench_app
-from tools.errors import EXIT_INPUT, EXIT_USAGE
+from tools.errors import EXIT_ENDPOINT, EXIT_INPUT, EXIT_USAGE
 from tools.ray_pool import LOCAL, expand_ray_flag, ray_session
 
 pytest.importorskip("ray")
@@ -115,3 +115,11 @@ def test_bench_run_on_ray_gives_the_serial_records(local_ray, ndqa, tmp_path, tr
     assert summary["this_run"]["ray"] == LOCAL
     assert summary["this_run"]["skipped_already_done"] == 3
     assert summary["mcq"] == json.loads((tmp_path / "serial.summary.json").read_text())["mcq"]
+
+
+def test_an_unreachable_cluster_fails_in_one_line(tmp_path):
+    tiny_video(tmp_path / "a.mp4", 1.0)
+    res = invoke(agent_app, "index", tmp_path / "a.mp4", "--ray", "127.0.0.1:1", "-q")
+    assert res.exit_code == EXIT_ENDPOINT, res.output
+    assert "cannot reach the Ray cluster at 127.0.0.1:1" in res.stderr
+    assert "Traceback" not in res.output

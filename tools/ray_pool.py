@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import signal
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -46,6 +47,20 @@ def apply_env(env: dict[str, str]) -> None:
     os.environ.update(env)
 
 
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Fail in one line, within seconds, when a HOST:PORT or ray://HOST:PORT address does not
+    answer (ray.init itself would retry for minutes)."""
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto": Ray finds the local cluster itself, and says so when there is none
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except OSError as exc:
+        raise EndpointError(f"cannot reach the Ray cluster at {address}: "
+                            f"{exc.strerror or exc}") from None
+
+
 def _import_ray() -> Any:
     try:
         import ray
@@ -70,6 +85,8 @@ def ray_session(address: str | None = LOCAL, num_cpus: int | None = None) -> Ite
                               "log_to_driver": False}
     if address == LOCAL:
         kwargs["num_cpus"] = num_cpus or os.cpu_count() or 1
+    if address != LOCAL:
+        check_reachable(address)
     previous = signal.getsignal(signal.SIGTERM)
     try:
         ray.init(address=address, **kwargs)
