@@ -73,20 +73,20 @@ def _import_ray() -> Any:
 def ray_session(address: str | None = LOCAL, num_cpus: int | None = None) -> Iterator[Any]:
     """Ray connected for the block (reused when already up); yields the ray module."""
     ray = _import_ray()
-    if ray.is_initialized():
-        yield ray
-        return
     address = address or LOCAL
     if address != LOCAL and num_cpus is not None:
         raise UsageError("--ray-cpus sets the CPUs of a local Ray; a cluster has its own")
     if num_cpus is not None and num_cpus < 1:
         raise UsageError("--ray-cpus must be at least 1")
+    if address != LOCAL:
+        check_reachable(address)
+    if ray.is_initialized():  # a caller (or a test) connected already: use that Ray
+        yield ray
+        return
     kwargs: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING,
                               "log_to_driver": False}
     if address == LOCAL:
         kwargs["num_cpus"] = num_cpus or os.cpu_count() or 1
-    if address != LOCAL:
-        check_reachable(address)
     previous = signal.getsignal(signal.SIGTERM)
     try:
         ray.init(address=address, **kwargs)
