@@ -191,6 +191,8 @@ def run_cmd(
         max_steps=max_steps, workers=workers, cache_dir=str(cache_dir) if cache_dir else None,
         video_dir=str(video_dir) if video_dir else None, model=model, base_url=base_url,
         judge_model=judge_model, open_scoring=open_score, fsync=fsync, **numbers).check())
+    if ray_cpus is not None and ray is None:
+        fail("--ray-cpus needs --ray")
     if not items.is_file():
         fail(f"no such item file: {items}", EXIT_INPUT)
     target = out_path or items.parent / "results" / f"{cfg.track}-{cfg.brain}.jsonl"

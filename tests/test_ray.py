@@ -123,3 +123,9 @@ def test_an_unreachable_cluster_fails_in_one_line(tmp_path):
     assert res.exit_code == EXIT_ENDPOINT, res.output
     assert "cannot reach the Ray cluster at 127.0.0.1:1" in res.stderr
     assert "Traceback" not in res.output
+
+
+def test_bench_ray_cpus_alone_is_refused(tmp_path):
+    res = invoke(bench_app, "run", "--items", tmp_path / "i.jsonl", "--track", "agent",
+                 "--ray-cpus", 2)
+    assert res.exit_code == EXIT_USAGE and "--ray-cpus needs --ray" in res.output
