@@ -87,6 +87,13 @@ def index_cmd(
         "--export", help="Also write the events to FILE: .csv .srt .vtt .edl .otio.")] = None,
     summary_to: Annotated[Path | None, typer.Option("--summary", help="Several videos: write "
                           "the summary table to PATH.csv and PATH.json.")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="[ADDRESS]", help="Index each video as a Ray task: on the cluster at "
+        "ADDRESS (auto, HOST:PORT, ray://HOST:10001), or on a local Ray started for the run "
+        "when no address is given.")] = None,
+    ray_cpus: Annotated[int | None, typer.Option(
+        min=1, help="CPUs of the local Ray (--ray without address) [default: the machine's].")]
+    = None,
 ) -> None:
     """Build (or reuse) the quality index of VIDEO and summarise facts, scenes and events;
     with several videos, directories or globs, index each and summarise them in a table."""
@@ -94,11 +101,12 @@ def index_cmd(
     from agent.export import export_events, exporter
     from agent.library import is_library
 
-    if summary_to is not None or is_library(videos):
+    if summary_to is not None or ray is not None or ray_cpus is not None or is_library(videos):
         from agent.cli_library import index_many
 
         return index_many(videos, summary_to, as_json=as_json, cache_dir=cache_dir,
-                          rebuild=rebuild, clip=clip, quiet=quiet, export=export)
+                          rebuild=rebuild, clip=clip, quiet=quiet, export=export, ray=ray,
+                          ray_cpus=ray_cpus)
     video = videos[0]
     with reported():
         if export is not None:
@@ -361,7 +369,10 @@ def _fmt(val: object) -> str:
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (a bare `--ray` means a local Ray)."""
+    from tools.ray_pool import expand_ray_flag
+
+    sys.argv[1:] = expand_ray_flag(sys.argv[1:])
     run_app(app, err)
 
 

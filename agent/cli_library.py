@@ -8,7 +8,7 @@ the input-error code.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +20,16 @@ from agent.cli import TABLE_MIN_WIDTH, err, out, reported
 from agent.library import (
     Outcome,
     Row,
+    SummarySaver,
     answer_row,
     csv_text,
     find_videos,
     index_row,
     run_each,
     status_line,
-    write_summary,
 )
 from agent.timefmt import hms
-from tools.errors import EXIT_INPUT, UsageError
+from tools.errors import EXIT_INPUT, EXIT_INTERRUPTED, UsageError
 from tools.jsonsafe import dumps
 
 
@@ -54,35 +54,70 @@ def _as_table() -> bool:
 
 def index_many(args: Sequence[Path], summary_to: Path | None, *, as_json: bool,
                cache_dir: Path | None, rebuild: bool, clip: bool, quiet: bool,
-               export: Path | None) -> None:
-    """Index every video the arguments name and print or write the summary table."""
-    from tools.index import get_index
+               export: Path | None, ray: str | None = None,
+               ray_cpus: int | None = None) -> None:
+    """Index every video the arguments name and print or write the summary table; on Ctrl-C
+    or SIGTERM keep the rows of the videos that finished, say so, and exit 130."""
+    from tools.interrupt import terminate_as_interrupt
 
     with reported():
         if export is not None:
             raise UsageError("--export takes one video; use --summary for several")
+        if ray_cpus is not None and ray is None:
+            raise UsageError("--ray-cpus needs --ray")
         videos = find_videos(args, warn=_warn)
-
-        def work(video: Path) -> Any:
-            return get_index(video, cache_dir=cache_dir, progress=not quiet, rebuild=rebuild,
-                             clip=clip)
-
-        def report(o: Outcome[Any]) -> str:
-            return status_line(index_row(o))
-
-        rows = [index_row(o) for o in run_each(videos, work, not quiet, report)]
+        saver = SummarySaver(summary_to, videos)
+        interrupted = False
+        try:
+            with terminate_as_interrupt():
+                for row in _rows(videos, cache_dir=cache_dir, rebuild=rebuild, clip=clip,
+                                 quiet=quiet, ray=ray, ray_cpus=ray_cpus):
+                    saver.add(row)
+        except KeyboardInterrupt:
+            interrupted = True
+    rows = saver.sorted_rows()
     if summary_to is not None:
         with reported(writing=summary_to):
-            paths = write_summary(rows, summary_to)
-        err.print(f"wrote {len(rows)} rows to {paths[0]} and {paths[1]}", highlight=False,
-                  soft_wrap=True)
+            paths = saver.save()
+        if not interrupted:
+            err.print(f"wrote {len(rows)} rows to {paths[0]} and {paths[1]}", highlight=False,
+                      soft_wrap=True)
     elif as_json:
         sys.stdout.write(dumps([r.to_dict() for r in rows], indent=1) + "\n")
     elif _as_table():
         out.print(_index_table(rows))
     else:  # a pipe or a narrow terminal: CSV, so no file name is ever cut
         sys.stdout.write(csv_text([r.to_csv() for r in rows]))
+    if interrupted:
+        where = f" to {paths[0]} and {paths[1]}" if summary_to is not None else ""
+        err.print(f"interrupted: {len(rows)} of {len(videos)} videos done, their rows "
+                  f"written{where}; run the same command again to resume (indexed videos "
+                  "come from the cache)", highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INTERRUPTED)
     _finish(sum(r.status == "failed" for r in rows), len(rows))
+
+
+def _rows(videos: Sequence[Path], *, cache_dir: Path | None, rebuild: bool, clip: bool,
+          quiet: bool, ray: str | None, ray_cpus: int | None) -> Iterator[Row]:
+    """Each video's summary row as it finishes: in turn here, or as Ray tasks."""
+    if ray is not None:
+        from agent.library_ray import rows_on_ray
+
+        yield from rows_on_ray(videos, address=ray, num_cpus=ray_cpus, cache_dir=cache_dir,
+                               rebuild=rebuild, clip=clip, progress=not quiet,
+                               report=status_line)
+        return
+    from tools.index import get_index
+
+    def work(video: Path) -> Any:
+        return get_index(video, cache_dir=cache_dir, progress=not quiet, rebuild=rebuild,
+                         clip=clip)
+
+    def report(o: Outcome[Any]) -> str:
+        return status_line(index_row(o))
+
+    for outcome in run_each(videos, work, not quiet, report):
+        yield index_row(outcome)
 
 
 def _index_table(rows: Sequence[Row]) -> Table:

@@ -246,6 +246,34 @@ def write_summary(rows: Sequence[Row], path: Path) -> tuple[Path, Path]:
     return csv_path, json_path
 
 
+class SummarySaver:
+    """Keeps a library summary on disk while the run goes: rewritten atomically at most every
+    `every_s` seconds and at the end, rows in the order of the videos, so an interrupted run
+    keeps the rows of the videos it finished."""
+
+    def __init__(self, path: Path | None, videos: Sequence[Path], every_s: float = 2.0) -> None:
+        self.path = path
+        self.order = {str(v): i for i, v in enumerate(videos)}
+        self.rows: list[Row] = []
+        self.every_s = every_s
+        self.saved_at = time.monotonic()
+
+    def sorted_rows(self) -> list[Row]:
+        """The rows so far, in the order of the videos."""
+        return sorted(self.rows, key=lambda r: self.order.get(r.video, len(self.order)))
+
+    def add(self, row: Row) -> None:
+        """Take a finished video's row; rewrite the files when the last write is old enough."""
+        self.rows.append(row)
+        if self.path is not None and time.monotonic() - self.saved_at >= self.every_s:
+            self.save()
+
+    def save(self) -> tuple[Path, Path] | None:
+        """Write the rows so far as PATH.csv and PATH.json now (None without a PATH)."""
+        self.saved_at = time.monotonic()
+        return None if self.path is None else write_summary(self.sorted_rows(), self.path)
+
+
 def answer_row(outcome: Outcome[Any]) -> dict[str, Any]:
     """One video's answer (an agent.answer.Answer) as a row: video, first line, time spans."""
     from agent.timefmt import hms

@@ -167,11 +167,19 @@ def run_cmd(
         "--uniform-numbers", help="Uniform track, openai brain: send the sampled frames' "
         "measurements instead of the frames (sets LVQ_UNIFORM_NUMBERS=1).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress.")] = False,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="[ADDRESS]", help="Run each video's items as a Ray task: on the "
+        "cluster at ADDRESS (auto, HOST:PORT, ray://HOST:10001), or on a local Ray started "
+        "for the run when no address is given.")] = None,
+    ray_cpus: Annotated[int | None, typer.Option(
+        min=1, help="CPUs of the local Ray (--ray without address) [default: the machine's].")]
+    = None,
 ) -> None:
     """Answer every item with one track and brain; resumable; summary table and JSON."""
     from agent.brains.settings import timeout_s
     from bench.compare import levels_table, run_label, table4
     from bench.runner import RunConfig, run, summary_path, write_summary
+    from tools.interrupt import terminate_as_interrupt
 
     if timeout is not None:  # the environment reaches the worker processes too
         os.environ["LVQ_TIMEOUT"] = f"{_guard(timeout_s, timeout):g}"
@@ -183,6 +191,8 @@ def run_cmd(
         max_steps=max_steps, workers=workers, cache_dir=str(cache_dir) if cache_dir else None,
         video_dir=str(video_dir) if video_dir else None, model=model, base_url=base_url,
         judge_model=judge_model, open_scoring=open_score, fsync=fsync, **numbers).check())
+    if ray_cpus is not None and ray is None:
+        fail("--ray-cpus needs --ray")
     if not items.is_file():
         fail(f"no such item file: {items}", EXIT_INPUT)
     target = out_path or items.parent / "results" / f"{cfg.track}-{cfg.brain}.jsonl"
@@ -199,7 +209,9 @@ def run_cmd(
             err.print(f"{counter['n']} answered, MCQ so far {acc}{note}", highlight=False)
 
     try:
-        result = _guard(run, items, target, cfg, limit=limit, on_record=on_record)
+        with terminate_as_interrupt():
+            result = _guard(run, items, target, cfg, limit=limit, on_record=on_record,
+                            ray=ray, ray_cpus=ray_cpus)
     except KeyboardInterrupt:
         from bench.runner import read_results
 
@@ -380,6 +392,9 @@ app.command("summary")(summary_cmd)
 
 def main() -> None:
     """Entry point of the `bench` console script (bugs: one line and exit 1)."""
+    from tools.ray_pool import expand_ray_flag
+
+    sys.argv[1:] = expand_ray_flag(sys.argv[1:])
     run_app(app, err)
 
 

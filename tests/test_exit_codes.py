@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from agent import cli as agent_cli
 from bench import cli as bench_cli
 from bench import runner as bench_runner
+from bench.run import execute as bench_execute
 from tools.errors import (
     EXIT_ENDPOINT,
     EXIT_INPUT,
@@ -175,10 +176,10 @@ def test_interrupted_bench_run_says_what_it_kept_and_resumes(tmp_path, monkeypat
         if video.endswith(stop_at):
             raise KeyboardInterrupt
         for it in its:
-            emit({**bench_runner._base(it, video, cfg), "prediction": "A", "correct": True,
+            emit({**bench_runner.base_record(it, video, cfg), "prediction": "A", "correct": True,
                   "error": None})
 
-    monkeypatch.setattr(bench_runner, "run_video", fake)
+    monkeypatch.setattr(bench_execute, "run_video", fake)
     args = ["run", "--items", items, "--track", "agent", "--out", out, "--no-open-score", "-q"]
     res = bench(*args)
     assert res.exit_code == EXIT_INTERRUPTED
@@ -188,7 +189,7 @@ def test_interrupted_bench_run_says_what_it_kept_and_resumes(tmp_path, monkeypat
     assert len(bench_runner.read_results(out)) == 2
 
     seen.clear()
-    monkeypatch.setattr(bench_runner, "run_video",
+    monkeypatch.setattr(bench_execute, "run_video",
                         lambda v, i, c, e: fake(v, i, c, e, stop_at="none"))
     res = bench(*args)
     assert res.exit_code == 0, res.output

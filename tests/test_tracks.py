@@ -8,6 +8,7 @@ import pytest
 import scripted_server as ss
 
 from bench import tracks
+from bench.run import uniform_rules
 from bench.tracks import Samples, rules_answer, sample_evidence, sample_times, uniform_prompt
 
 
@@ -84,7 +85,7 @@ def test_rules_total_duration_counts_overlapping_events_once():
     evs = [{"type": "noise", "start_s": 60.0, "end_s": 75.0},
            {"type": "jitter", "start_s": 62.0, "end_s": 72.0},
            {"type": "blur", "start_s": 150.0, "end_s": 165.0}]
-    assert tracks._covered(evs) == 30.0
+    assert uniform_rules._covered(evs) == 30.0
     s = fake_samples(noise=[(60, 75), (150, 165)])
     assert rules_answer(s, "Adding up all the distorted stretches, how long does the "
                         "degradation last in total?",
