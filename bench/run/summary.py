@@ -65,7 +65,7 @@ def summarize_records(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
                          "mean_iou_choice": _mean(r.get("iou_choice") for r in loc),
                          "share_iou_ge_0.5": _mean(float(r["iou"] >= 0.5) for r in loc)},
         "open": {"n": len(opens), "mean_similarity": _mean(sims),
-                 "mean_bertscore_f1": _mean(r["open"].get("bertscore_f1") for r in opens),
+                 "mean_token_f1": _mean(r["open"].get("token_f1") for r in opens),
                  "mean_relevance": _mean(r["open"].get("relevance") for r in opens),
                  "mean_completeness": _mean(r["open"].get("completeness") for r in opens),
                  "by_level": {k: {"mean": round(m, 4), "n": n} for k, (m, _, n) in mean_by(
