@@ -24,6 +24,7 @@ from tools.errors import (
     LvqError,
     exit_code_of,
     run_app,
+    say_interrupted,
 )
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -203,9 +204,9 @@ def run_cmd(
     except KeyboardInterrupt:
         from bench.runner import read_results
 
-        err.print(f"interrupted: {counter['n']} items written to {target} in this run "
-                  f"({len(read_results(target))} there in all); run the same command again to "
-                  "resume (answered items are skipped)", highlight=False, soft_wrap=True)
+        say_interrupted(err, f"interrupted: {counter['n']} items written to {target} in this "
+                        f"run ({len(read_results(target))} there in all); run the same command "
+                        "again to resume (answered items are skipped)")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     spath = summary or summary_path(target)
     _guard(write_summary, spath, result)
