@@ -199,6 +199,9 @@ def run_cmd(
             note = f"  error on {rec['id']}: {rec['error']}" if rec.get("error") else ""
             err.print(f"{counter['n']} answered, MCQ so far {acc}{note}", highlight=False)
 
+    from bench.results_lock import lock_results
+
+    held = _guard(lock_results, target)  # a second run into the same file: one line, exit 5
     try:
         result = _guard(run, items, target, cfg, limit=limit, on_record=on_record)
     except KeyboardInterrupt:
@@ -210,6 +213,7 @@ def run_cmd(
         raise typer.Exit(EXIT_INTERRUPTED) from None
     spath = summary or summary_path(target)
     _guard(write_summary, spath, result)
+    held.release()
     name = run_label(result)
     out.print(table4([(name, result)]))
     out.print(levels_table([(name, result)]))
