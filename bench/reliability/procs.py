@@ -141,6 +141,7 @@ def spread(n: int, duration_s: float, seed: int) -> list[float]:
 
 def pattern_video(path: Path, seconds: float, size: str = "160x90", fps: int = 25) -> Path:
     """A moving test pattern in H.264 (made with the project's ffmpeg)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
                     "-i", f"testsrc2=size={size}:rate={fps}", "-t", str(seconds),
                     "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", str(path)],
