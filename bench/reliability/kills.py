@@ -194,13 +194,13 @@ def make_setup(work: Path, quick: bool) -> Setup:
     return Setup(video, items, ids)
 
 
-def _measure(fn: Callable[[Path], procs.Outcome], work: Path) -> float:
+def _measure(fn: Callable[[Path], procs.Outcome], work: Path, runs: int = 2) -> float:
     """Seconds of an undisturbed run in a fresh directory (which is then removed)."""
     d = work / "measure"
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir()
     times = []
-    for _ in range(2):  # the shorter of two runs: later moments would find it ended
+    for _ in range(runs):  # the shortest run: later moments would find it ended
         out = fn(d)
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir()
@@ -235,7 +235,7 @@ def sweep(work: Path, points: int, seed: int, quick: bool = False,
     for k, (name, undisturbed, point) in enumerate(targets):
         if only and only not in name:
             continue
-        duration = _measure(undisturbed, work)
+        duration = _measure(undisturbed, work, 1 if quick else 2)
         floor = interpreter_start_s()
         for j, (sig_name, sig) in enumerate(SIGNALS):
             row = Row(name, sig_name, duration)
