@@ -2,7 +2,7 @@
 video, index and results file, and what they leave.
 
 Two `agent index` of one video: today both measure and one complete entry remains (the build is
-renamed into place; the loser's rename fails quietly or replaces the winner's identical one).
+renamed into place; the loser's rename replaces the winner's identical one).
 Four `agent answer` on one index: all answer, each with its own trace. Two `bench run` into one
 results file: the second is refused in one line while the first holds the file's lock."""
 
