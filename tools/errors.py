@@ -78,21 +78,22 @@ def exit_code_of(exc: BaseException) -> int:
 
 INTERRUPTED = ("interrupted: only finished work was kept (complete indexes, traces and result "
                "lines); run the same command again to go on")
-_NOTED: list[str] = []  # the interrupted line this process printed, if any
+_NOTED: list[str] = []  # interrupted lines printed since run_app started the command
 
 
 def say_interrupted(err: Any, message: str = INTERRUPTED) -> None:
-    """Print the one line an interrupted command ends with (once per process), on `err`."""
-    if not _NOTED:
-        _NOTED.append(message)
-        err.print(message, highlight=False, soft_wrap=True)
+    """Print the one line an interrupted command ends with, on `err` (`run_app` then adds
+    none of its own)."""
+    _NOTED.append(message)
+    err.print(message, highlight=False, soft_wrap=True)
 
 
 def _exit_interrupted(err: Any, whole: bool) -> None:
-    """Say what was kept and end with 130; in the command's own process at once, since a
-    Ctrl-C that crossed C code run through PyRun_* (some extension imports) would otherwise
-    turn exit 130 into death by SIGINT."""
-    say_interrupted(err)
+    """Say what was kept (unless the command did) and end with 130; in the command's own
+    process at once, since a Ctrl-C that crossed C code run through PyRun_* (some extension
+    imports) would otherwise turn exit 130 into death by SIGINT."""
+    if not _NOTED:
+        say_interrupted(err)
     if not whole:
         sys.exit(EXIT_INTERRUPTED)
     for stream in (sys.stdout, sys.stderr):
@@ -121,6 +122,7 @@ def run_app(app: Callable[[], Any], err: Any) -> None:
     # agent._start's guard is there only in the command-line process itself: then this process
     # is ours to end (in a test calling main() it is not, and signals are left alone).
     whole = bool(getattr(signal.getsignal(signal.SIGINT), "lvq_start_guard", False))
+    _NOTED.clear()
     if whole:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
