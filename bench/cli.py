@@ -204,6 +204,8 @@ def run_cmd(
     held = _guard(lock_results, target)  # a second run into the same file: one line, exit 5
     try:
         result = _guard(run, items, target, cfg, limit=limit, on_record=on_record)
+        spath = summary or summary_path(target)
+        _guard(write_summary, spath, result)
     except KeyboardInterrupt:
         from bench.runner import read_results
 
@@ -211,9 +213,8 @@ def run_cmd(
                         f"run ({len(read_results(target))} there in all); run the same command "
                         "again to resume (answered items are skipped)")
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    spath = summary or summary_path(target)
-    _guard(write_summary, spath, result)
-    held.release()
+    finally:
+        held.release()
     name = run_label(result)
     out.print(table4([(name, result)]))
     out.print(levels_table([(name, result)]))
