@@ -25,6 +25,7 @@ from tools.errors import (
     LvqError,
     exit_code_of,
     run_app,
+    say_interrupted,
 )
 from tools.jsonsafe import dumps
 
@@ -71,7 +72,8 @@ def reported(writing: Path | None = None) -> Iterator[None]:
         what = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
         fail(what, exit_code_of(exc))
     except KeyboardInterrupt:
-        fail("interrupted", EXIT_INTERRUPTED)
+        say_interrupted(err)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 @app.command("index")

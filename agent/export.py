@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -146,6 +148,14 @@ def exporter(path: Path) -> Writer:
 
 
 def export_events(events: Sequence[Event], info: VideoInfo, path: Path) -> Path:
-    """Write the events to `path` in the format its extension names; returns the path."""
-    exporter(path)(events, info, path)
+    """Write the events to `path` in the format its extension names, through a scratch file
+    renamed into place (a full disk or an interrupt never leaves half a file); the path."""
+    write = exporter(path)
+    part = path.with_name(f".{path.stem}.{uuid.uuid4().hex[:8]}.part{path.suffix}")
+    try:
+        write(events, info, part)
+        os.replace(part, path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
     return path

@@ -77,6 +77,7 @@ def find_videos(args: Sequence[str | os.PathLike[str]],
     directory or glob that holds no video is reported through `warn`.
     """
     videos: list[Path] = []
+    empty: list[str] = []  # said only when other arguments found videos (else one error)
     for arg in args:
         text = str(arg)
         if is_pattern(text):
@@ -85,11 +86,11 @@ def find_videos(args: Sequence[str | os.PathLike[str]],
                 p = Path(m)
                 found += videos_in(p) if p.is_dir() else [p] if is_video_name(p) else []
             if not found:
-                warn(f"no video files match {text}")
+                empty.append(f"no video files match {text}")
         elif Path(text).is_dir():
             found = videos_in(Path(text))
             if not found:
-                warn(f"no video files in {text}")
+                empty.append(f"no video files in {text}")
         else:
             found = [Path(text)]
         videos += found
@@ -102,6 +103,8 @@ def find_videos(args: Sequence[str | os.PathLike[str]],
             out.append(v)
     if not out:
         raise InputError("no video files found in " + ", ".join(str(a) for a in args))
+    for message in empty:
+        warn(message)
     return out
 
 

@@ -24,6 +24,7 @@ from tools.errors import (
     LvqError,
     exit_code_of,
     run_app,
+    say_interrupted,
 )
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -208,19 +209,24 @@ def run_cmd(
             note = f"  error on {rec['id']}: {rec['error']}" if rec.get("error") else ""
             err.print(f"{counter['n']} answered, MCQ so far {acc}{note}", highlight=False)
 
+    from bench.results_lock import lock_results
+
+    held = _guard(lock_results, target)  # a second run into the same file: one line, exit 5
     try:
         with terminate_as_interrupt():
             result = _guard(run, items, target, cfg, limit=limit, on_record=on_record,
                             ray=ray, ray_cpus=ray_cpus)
+        spath = summary or summary_path(target)
+        _guard(write_summary, spath, result)
     except KeyboardInterrupt:
         from bench.runner import read_results
 
-        err.print(f"interrupted: {counter['n']} items written to {target} in this run "
-                  f"({len(read_results(target))} there in all); run the same command again to "
-                  "resume (answered items are skipped)", highlight=False, soft_wrap=True)
+        say_interrupted(err, f"interrupted: {counter['n']} items written to {target} in this "
+                        f"run ({len(read_results(target))} there in all); run the same command "
+                        "again to resume (answered items are skipped)")
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    spath = summary or summary_path(target)
-    _guard(write_summary, spath, result)
+    finally:
+        held.release()
     name = run_label(result)
     out.print(table4([(name, result)]))
     out.print(levels_table([(name, result)]))

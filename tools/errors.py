@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -70,22 +71,73 @@ def exit_code_of(exc: BaseException) -> int:
     if isinstance(exc, FileNotFoundError | IsADirectoryError | NotADirectoryError):
         return EXIT_INPUT
     if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS,
-                                                  errno.ENOSPC, errno.EDQUOT):
+                                                  errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return EXIT_STORAGE
     return EXIT_INTERNAL
 
 
+INTERRUPTED = ("interrupted: only finished work was kept (complete indexes, traces and result "
+               "lines); run the same command again to go on")
+_NOTED: list[str] = []  # interrupted lines printed since run_app started the command
+
+
+def say_interrupted(err: Any, message: str = INTERRUPTED) -> None:
+    """Print the one line an interrupted command ends with, on `err` (`run_app` then adds
+    none of its own)."""
+    _NOTED.append(message)
+    err.print(message, highlight=False, soft_wrap=True)
+
+
+def _exit_interrupted(err: Any, whole: bool) -> None:
+    """Say what was kept (unless the command did) and end with 130; in the command's own
+    process at once, since a Ctrl-C that crossed C code run through PyRun_* (some extension
+    imports) would otherwise turn exit 130 into death by SIGINT."""
+    if not _NOTED:
+        say_interrupted(err)
+    if not whole:
+        sys.exit(EXIT_INTERRUPTED)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _done(whole: bool) -> None:
+    """The command has ended and said so: a Ctrl-C while Python shuts down has nothing left
+    to stop, and would only turn the exit code into death by SIGINT."""
+    if not whole:
+        return
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread (an embedding caller)
+        pass
+
+
 def run_app(app: Callable[[], Any], err: Any) -> None:
-    """Run a command-line app: Ctrl-C says so and exits 130; a bug is one line on `err` (a
-    rich console) and exit 1, with the traceback only when LVQ_DEBUG is set."""
+    """Run a command-line app: Ctrl-C says in one line what was kept and exits 130 (also when
+    it lands where typer turns it into a silent exit 130); a bug is one line on `err` (a rich
+    console) and exit 1, with the traceback only when LVQ_DEBUG is set."""
+    # agent._start's guard is there only in the command-line process itself: then this process
+    # is ours to end (in a test calling main() it is not, and signals are left alone).
+    whole = bool(getattr(signal.getsignal(signal.SIGINT), "lvq_start_guard", False))
+    _NOTED.clear()
+    if whole:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         app()
     except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(EXIT_INTERRUPTED)
+        _exit_interrupted(err, whole)
+    except SystemExit as exc:
+        if exc.code == EXIT_INTERRUPTED:
+            _exit_interrupted(err, whole)
+        _done(whole)
+        raise
     except Exception as exc:  # noqa: BLE001 - a bug: one line and exit 1, traceback on demand
         if os.environ.get("LVQ_DEBUG"):
             raise
         err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc} "
                   "(set LVQ_DEBUG=1 for the traceback)", highlight=False, soft_wrap=True)
         sys.exit(EXIT_INTERNAL)
+    _done(whole)

@@ -58,7 +58,10 @@ def sigint_index(work: Path) -> Row:
     cache = work / "sig"
     proc = subprocess.Popen([sys.executable, "-m", "agent.cli", "index", str(video), "--no-clip",
                              "-q", "--cache-dir", str(cache)], env=_env(), text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            # a parent started in the background (nohup, `&`) ignores SIGINT,
+                            # and its children would too: deliver it as a terminal does
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(3.0)  # past the imports, inside the decoding pass
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
