@@ -17,8 +17,6 @@ def test_storage_fault(check, tmp_path):
     assert ok, f"{case}: expected {expected}; observed {observed}"
 
 
-@pytest.mark.xfail(strict=True, reason="bench/runner.py ResultWriter leaves a torn line and an "
-                   "unnamed EFBIG error on a full disk; the patch is in the h19k report")
 def test_full_disk_results_file(tmp_path):
     case, expected, observed, ok = storage.full_results(tmp_path)
     assert ok, f"{case}: expected {expected}; observed {observed}"

@@ -7,6 +7,7 @@ atomically under the cache directory.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -344,9 +345,17 @@ def get_index(
         save(index, directory)
     except OSError:  # the cache filled up or turned read-only while measuring
         warn_unwritable(root)
+        _drop_partial(partial)  # no half of a build left on a full disk
         return index
-    shutil.rmtree(partial, ignore_errors=True)  # the finished index replaces the chunks
+    _drop_partial(partial)  # the finished index replaces the chunks
     return index
+
+
+def _drop_partial(partial: Path) -> None:
+    """Remove a build's chunks, and the chunks folder when no other build is left in it."""
+    shutil.rmtree(partial, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        partial.parent.rmdir()
 
 
 def partial_dir(root: Path, fingerprint_: str) -> Path:

@@ -3,10 +3,13 @@ summary JSON beside it (written atomically)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
 from typing import Any
+
+from tools.errors import StorageError
 
 
 def read_results(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
@@ -27,25 +30,36 @@ def read_results(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
 
 
 class ResultWriter:
-    """Appends one JSON line per record and flushes it (fsync optional)."""
+    """Appends one JSON line per record, whole or not at all (fsync optional)."""
 
     def __init__(self, path: Path, fsync: bool = False) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(path, "a+b")  # noqa: SIM115 - closed in close()
+        self.path = path
+        self.fh = open(path, "a+b", buffering=0)  # noqa: SIM115 - closed in close()
         self.fsync = fsync
         self.fh.seek(0, os.SEEK_END)
         if self.fh.tell():
             self.fh.seek(-1, os.SEEK_END)
             if self.fh.read(1) != b"\n":  # a killed run left half a line: end it
-                self.fh.write(b"\n")
-        self.fh.seek(0, os.SEEK_END)
+                self._put(b"\n")
+
+    def _put(self, data: bytes) -> None:
+        """Write `data` at the end; on failure (a full disk) cut it off again and say so."""
+        start = self.fh.seek(0, os.SEEK_END)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[self.fh.write(view):]
+            if self.fsync:
+                os.fsync(self.fh.fileno())
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                self.fh.truncate(start)
+            raise StorageError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def write(self, rec: dict[str, Any]) -> None:
-        """Append one record as a line and flush it."""
-        self.fh.write((json.dumps(rec, ensure_ascii=False) + "\n").encode("utf-8"))
-        self.fh.flush()
-        if self.fsync:
-            os.fsync(self.fh.fileno())
+        """Append one record as a line."""
+        self._put((json.dumps(rec, ensure_ascii=False) + "\n").encode("utf-8"))
 
     def close(self) -> None:
         """Close the file."""

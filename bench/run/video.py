@@ -91,7 +91,8 @@ def answer_item(item: Item, video: str, shared: dict[str, Any], brain: Any,
 
 def base_record(item: Item, video: str, cfg: RunConfig) -> dict[str, Any]:
     """The fields every record of an item carries, whatever became of it."""
-    return {"v": RESULT_VERSION, "id": item.id, "benchmark": item.benchmark, "video": item.video, "path": video,
+    return {"v": RESULT_VERSION, "id": item.id, "benchmark": item.benchmark,
+            "video": item.video, "path": video,
             "track": cfg.track, "brain": cfg.brain, "model": cfg.model,
             "level": item.tags.get("level"), "dimension": item.tags.get("dimension"),
             "format": item.format, "question": item.question, "options": item.options,
