@@ -36,6 +36,30 @@ ENABLE_HINT = (
     "its architecture)"
 )
 
+# What the [clip] extra installs; retrieval is off, with this said, when any is missing.
+CLIP_MODULES = ("torch", "open_clip", "faiss")
+EXTRA_MISSING = "the [clip] extra is not installed (pip install 'lvq-agent[clip]')"
+
+
+def missing_clip_modules() -> list[str]:
+    """The [clip] extra's modules that are not installed here (looked up, never imported)."""
+    missing = []
+    for name in CLIP_MODULES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # blocked, or a broken half-install
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def extra_status() -> str | None:
+    """None when the [clip] extra is installed, else the one-line reason retrieval is off."""
+    missing = missing_clip_modules()
+    return f"{EXTRA_MISSING}: no {', '.join(missing)}" if missing else None
+
+
 # open_clip's file names for weights on the hub and in 'local-dir:' folders, preferred first.
 HUB_WEIGHT_NAMES = ("open_clip_model.safetensors", "open_clip_pytorch_model.bin")
 HUB_CONFIG_NAME = "open_clip_config.json"
@@ -136,6 +160,8 @@ def clip_status(cfg: ClipConfig, quick: bool = False) -> tuple[bool, str]:
 
     quick=True skips what needs open_clip imported (seconds): a pretrained tag then counts as
     available when a weights cache exists, and is checked in full when the model loads."""
+    if (no_extra := extra_status()) is not None:
+        return False, no_extra
     try:
         if quick and _tag_needs_import(cfg):
             name = _builtin_name(cfg)

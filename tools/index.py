@@ -92,6 +92,10 @@ def _clip_embedder(clip: bool, progress: bool = True):
     """
     if not clip:
         return None, "off: disabled"
+    from tools.clip_model import extra_status
+
+    if (no_extra := extra_status()) is not None:  # no torch: nothing of CLIP is imported
+        return None, f"off: {no_extra}"
     try:
         from tools.clip_fetch import ENV_OFFLINE, ensure_weights, model_label, offline
         from tools.embed import ClipConfig, FrameEmbedder, clip_status
