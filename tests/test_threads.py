@@ -125,6 +125,8 @@ def test_failed_run_resumes_from_its_last_checkpoint(indexed, model_env, tmp_pat
               for c in m.get("tool_calls") or []]
     assert called == ["overview", "find_events", "measure_window"]
     assert sum(m["role"] == "tool" for m in sent[0].messages) == 3
+    offered = {t["function"]["name"] for t in sent[0].body["tools"]}
+    assert "search_frames" not in offered and "finish" in offered  # no CLIP index here
     ans = json.loads(again.stdout)
     assert ans["steps"] == 4 and ans["segments"]
     assert [e["tool"] for e in ans["evidence"]] == ["overview", "find_events", "measure_window"]
