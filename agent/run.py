@@ -105,6 +105,7 @@ def answer_question(
             start = threads.plan_resume(graph, config, tid, fresh, turn) if saver else \
                 threads.Resume(input=fresh, values=dict(fresh))
             if start.resumed:
+                threads.replay(rec, start.values.get("messages") or [])
                 rec.note(f"thread {tid!r}: resumed after step {start.steps_done}"
                          + (" (already finished)" if start.finished else ""))
             out = stream_graph(graph, start, config, ctx, on_update)

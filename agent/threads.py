@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from agent.trace import text_of
+from agent.graph import ELAPSED_KEY
+from agent.trace import TraceRecorder, text_of
 from tools.cache import default_cache_dir
 from tools.errors import StorageError, UsageError
 
@@ -98,3 +99,19 @@ def plan_resume(graph: Any, config: dict[str, Any], thread: str, fresh: dict[str
                          "use another --thread")
     return Resume(input=None, values=values, steps_done=int(values.get("steps", 0)),
                   finished=not snap.next)
+
+
+def replay(rec: TraceRecorder, messages: list[BaseMessage]) -> None:
+    """Record the steps a thread took before it was resumed, so its trace shows the whole run
+    (brain turns from the checkpoint carry no time: it was spent in the earlier run)."""
+    calls: dict[str, dict[str, Any]] = {}
+    turn = 0
+    for m in messages:
+        if isinstance(m, AIMessage):
+            turn += 1
+            rec.brain_step(turn, m, 0.0, note="from the thread's checkpoint")
+            calls.update({str(c.get("id")): c for c in m.tool_calls or []})
+        elif isinstance(m, ToolMessage):
+            call = calls.get(str(m.tool_call_id), {"name": m.name, "id": m.tool_call_id})
+            took = (m.response_metadata or {}).get(ELAPSED_KEY, 0.0)
+            rec.tool_step(dict(call), m, float(took) if isinstance(took, int | float) else 0.0)

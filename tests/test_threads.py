@@ -133,6 +133,11 @@ def test_failed_run_resumes_from_its_last_checkpoint(indexed, model_env, tmp_pat
     lines = [ln for ln in again.stderr.splitlines() if ln.startswith("step ")]
     assert len(lines) == 1 and lines[0].split()[:3] == ["step", "4", "finish"]
 
+    trace = json.loads((cache / "traces" / f"{ans['trace_id']}.json").read_text())
+    assert [s["tool"] for s in trace["steps"] if s["kind"] == "tool"] == [
+        "overview", "find_events", "measure_window", "finish"]  # the whole run, both halves
+    assert any("resumed after step 3" in s.get("text", "") for s in trace["steps"])
+
     db = cache / THREADS_FILE
     assert KEY.encode() not in db.read_bytes()
     with sqlite3.connect(db) as conn:
