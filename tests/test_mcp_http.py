@@ -1,5 +1,6 @@
 """`agent mcp --http HOST:PORT`: a real server process on 127.0.0.1, the SDK's streamable-HTTP
-client lists the tools, calls overview, and is refused a video outside the roots."""
+client lists the tools, calls overview and answer (hearing each step as a progress
+notification), and is refused a video outside the roots."""
 
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ def http_server(make_clip, tmp_path):
     root.mkdir()
     outside.mkdir()
     (root / "clip.mp4").write_bytes(video.read_bytes())
+    fresh, _ = make_clip(12.0, seed=5, needles=[("flicker", 3, 3, 8)])
+    (root / "fresh.mp4").write_bytes(fresh.read_bytes())
     (outside / "other.mp4").write_bytes(video.read_bytes())
     port = free_port()
     env = {"PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
@@ -83,6 +86,31 @@ def test_streamable_http_lists_calls_and_refuses(http_server):
                 data = res.structured_content
                 assert 19.5 < data["video"]["duration_s"] < 20.5
                 assert "flicker" in data["summary"]
+                heard: list[tuple[float, str | None]] = []
+
+                async def progress(p: float, total: float | None, message: str | None) -> None:
+                    heard.append((p, message))
+
+                ans = await s.call_tool("answer", {"video": "clip.mp4",
+                                                   "question": "When does flicker occur?"},
+                                        progress_callback=progress)
+                assert not ans.is_error, ans.content[0].text
+                steps = ans.structured_content["steps"]
+                assert [p for p, _ in heard] == list(range(1, steps + 1))  # a call each, live
+                assert (heard[0][1] or "").split()[:3] == ["step", "1", "overview"]
+                assert (heard[-1][1] or "").split()[2] == "finish"
+                heard.clear()  # answer on a video not indexed yet: frames, then steps
+                first = await s.call_tool("answer", {"video": "fresh.mp4",
+                                                     "question": "When does flicker occur?"},
+                                          progress_callback=progress)
+                assert not first.is_error, first.content[0].text
+                values = [p for p, _ in heard]
+                assert values == sorted(values), "progress never goes back"
+                step_values = [p for p, m in heard if (m or "").startswith("step ")]
+                assert len(step_values) == first.structured_content["steps"]
+                assert min(step_values) > max(set(values) - set(step_values))
+                assert "indexing fresh.mp4" in (heard[0][1] or "")
+                assert (heard[-1][1] or "").split()[2] == "finish"
                 refused = await s.call_tool("overview", {
                     "video": str(http_server["outside"] / "other.mp4")})
                 assert refused.is_error
@@ -90,4 +118,4 @@ def test_streamable_http_lists_calls_and_refuses(http_server):
 
     anyio.run(scenario)
     measured = list(http_server["cache"].glob("**/meta.json"))
-    assert len(measured) == 1  # the root's video only; the outside one was never opened
+    assert len(measured) == 2  # the root's videos only; the outside one was never opened
