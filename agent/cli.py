@@ -139,11 +139,11 @@ def answer_cmd(
     model: Annotated[str | None, typer.Option(help="Model name (openai brain).")] = None,
     base_url: Annotated[str | None, typer.Option(help="Endpoint URL (openai brain).")] = None,
     timeout: Annotated[float | None, typer.Option(
-        help="Seconds to wait for one model request (openai brain) [default: $LVQ_TIMEOUT "
-             "or 60].")] = None,
+        help="Seconds to wait for one model request (openai brain; default: $LVQ_TIMEOUT, "
+             "else 60).")] = None,
     retries: Annotated[int | None, typer.Option(
-        help="Retries of a failed model request: 429/5xx, dropped connection (openai brain) "
-             "[default: $LVQ_RETRIES or 4].")] = None,
+        help="Retries of a failed model request: 429/5xx, dropped connection (openai brain; "
+             "default: $LVQ_RETRIES, else 4).")] = None,
     thread: Annotated[str | None, typer.Option(
         help="Keep checkpoints under this id in the cache; the same command resumes a run "
              "that stopped half-way.")] = None,
@@ -151,7 +151,7 @@ def answer_cmd(
         "--quiet", "-q", help="No progress bar and no step lines on stderr.")] = False,
     verbose: Annotated[int, typer.Option(
         "--verbose", "-v", count=True,
-        help="Log retries and fallbacks on stderr (-vv: debug) [default: $LVQ_LOG_LEVEL].")] = 0,
+        help="Log retries and fallbacks on stderr; -vv: debug (else $LVQ_LOG_LEVEL).")] = 0,
 ) -> None:
     """Answer a picture-quality QUESTION about VIDEO with time spans and measured evidence
     (about each VIDEO, one row per video, when several are given). Each tool call is shown

@@ -171,3 +171,15 @@ def test_bad_thread_name_is_a_usage_error(indexed):
     video, cache = indexed
     res = answer(video, cache, "--thread", " ")
     assert res.exit_code == 2 and "--thread" in res.stderr and "Traceback" not in res.output
+
+
+def test_verbose_flag_sets_the_level_over_the_environment(monkeypatch):
+    import logging
+
+    from agent.logs import log_level
+
+    monkeypatch.setenv("LVQ_LOG_LEVEL", "error")
+    assert log_level(0) == logging.ERROR
+    assert (log_level(1), log_level(2)) == (logging.INFO, logging.DEBUG)
+    monkeypatch.delenv("LVQ_LOG_LEVEL")
+    assert log_level(0) == logging.WARNING
