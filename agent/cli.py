@@ -6,6 +6,7 @@ README "Exit codes"), never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,10 +20,12 @@ from rich.table import Table
 from agent.cli_models import models_app
 from agent.timefmt import hms
 from tools.errors import (
+    EXIT_ENDPOINT,
     EXIT_INTERRUPTED,
     EXIT_STORAGE,
     EXIT_USAGE,
     LvqError,
+    UsageError,
     exit_code_of,
     run_app,
     say_interrupted,
@@ -146,19 +149,37 @@ def answer_cmd(
     model: Annotated[str | None, typer.Option(help="Model name (openai brain).")] = None,
     base_url: Annotated[str | None, typer.Option(help="Endpoint URL (openai brain).")] = None,
     timeout: Annotated[float | None, typer.Option(
-        help="Seconds to wait for one model request (openai brain) [default: $LVQ_TIMEOUT "
-             "or 60].")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        help="Seconds to wait for one model request (openai brain; default: $LVQ_TIMEOUT, "
+             "else 60).")] = None,
+    retries: Annotated[int | None, typer.Option(
+        help="Retries of a failed model request: 429/5xx, dropped connection (openai brain; "
+             "default: $LVQ_RETRIES, else 4).")] = None,
+    thread: Annotated[str | None, typer.Option(
+        help="Keep checkpoints under this id in the cache; the same command resumes a run "
+             "that stopped half-way.")] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No progress bar and no step lines on stderr.")] = False,
+    verbose: Annotated[int, typer.Option(
+        "--verbose", "-v", count=True,
+        help="Log retries and fallbacks on stderr; -vv: debug (else $LVQ_LOG_LEVEL).")] = 0,
 ) -> None:
     """Answer a picture-quality QUESTION about VIDEO with time spans and measured evidence
-    (about each VIDEO, one row per video, when several are given)."""
+    (about each VIDEO, one row per video, when several are given). Each tool call is shown
+    on stderr as it happens."""
     from agent.answer import render
     from agent.api import answer as answer_question
     from agent.library import is_library
+    from agent.logs import ENV_LEVEL, setup_logging
+    from agent.steps import StepPrinter
 
     opts = list(option or [])
-    extra = {"model": model, "base_url": base_url, "timeout": timeout} \
+    extra = {"model": model, "base_url": base_url, "timeout": timeout, "max_retries": retries} \
         if brain.strip().lower() != "local" else {}
+    with reported():
+        if verbose or os.environ.get(ENV_LEVEL):
+            setup_logging(verbose)
+        if thread is not None and is_library(videos):
+            raise UsageError("--thread resumes one video's run: give one video")
     if is_library(videos):
         from agent.cli_library import answer_many
 
@@ -166,11 +187,18 @@ def answer_cmd(
                            brain=brain, max_steps=max_steps, cache_dir=cache_dir,
                            brain_options=extra)
     video = videos[0]
-    with reported():
-        ans = answer_question(
-            video, question, opts, brain=brain, max_steps=max_steps, cache_dir=cache_dir,
-            progress=not quiet, brain_options=extra,
-        )
+    printer = None if quiet else StepPrinter(_step_line)
+    try:
+        with reported():
+            ans = answer_question(
+                video, question, opts, brain=brain, max_steps=max_steps, cache_dir=cache_dir,
+                progress=not quiet, brain_options=extra, thread=thread, on_update=printer,
+            )
+    except typer.Exit as stop:
+        if thread is not None and stop.exit_code in (EXIT_ENDPOINT, EXIT_INTERRUPTED):
+            err.print(f"resume with the same command (--thread {thread})", highlight=False,
+                      soft_wrap=True)
+        raise
     if as_json:
         sys.stdout.write(ans.model_dump_json() + "\n")
         return
@@ -330,6 +358,12 @@ def report_cmd(
     for note in rep.notes:
         err.print(f"[yellow]warning:[/] {note}", highlight=False, soft_wrap=True)
     out.print(f"wrote {rep.path}", highlight=False, soft_wrap=True)
+
+
+def _step_line(line: str) -> None:
+    """One live step line on stderr, flushed at once."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def print_summary(summary: dict) -> None:

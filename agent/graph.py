@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
@@ -27,6 +28,8 @@ from agent.state import AgentState
 from agent.timefmt import hms
 from agent.toolbox import Toolbox
 from agent.trace import text_of
+
+ELAPSED_KEY = "lvq_elapsed_s"  # a tool result's response_metadata: seconds the call took
 
 
 def tool_error_message(exc: Exception) -> str:
@@ -119,15 +122,19 @@ def _finish_result(messages: list[BaseMessage]) -> dict[str, Any] | None:
     return None
 
 
-def build_graph(brain: Brain, toolbox: Toolbox, max_steps: int = 12):
+def build_graph(brain: Brain, toolbox: Toolbox, max_steps: int = 12,
+                checkpointer: BaseCheckpointSaver | None = None):
     """A compiled graph running `brain` over `toolbox` for at most `max_steps` brain turns.
 
-    Invoke with {"messages": [system, question]} and optionally context=RunContext(...); the
-    result's "answer" is the finish arguments (or a forced answer), "steps" the turns taken.
+    Invoke or stream with {"messages": [system, question]} and optionally
+    context=RunContext(...); the result's "answer" is the finish arguments (or a forced
+    answer), "steps" the turns taken. With a `checkpointer` every super-step is saved under
+    the config's thread_id, so a run that failed can be resumed by streaming None.
+    search_frames is offered only when the index has CLIP embeddings.
     """
     max_steps = max(1, int(max_steps))
-    tools = toolbox.tools()
-    schemas = toolbox.openai_schemas()
+    tools = toolbox.offered()
+    schemas = toolbox.openai_schemas(tools)
 
     def ctx_of(runtime: Runtime | None) -> RunContext:
         ctx = getattr(runtime, "context", None) if runtime is not None else None
@@ -172,8 +179,12 @@ def build_graph(brain: Brain, toolbox: Toolbox, max_steps: int = 12):
         else:
             result = execute(request)
         ctx = ctx_of(getattr(request, "runtime", None))
-        if ctx.trace and isinstance(result, ToolMessage):
-            ctx.trace.tool_step(dict(request.tool_call), result, time.perf_counter() - t0)
+        if isinstance(result, ToolMessage):
+            elapsed = time.perf_counter() - t0
+            result.response_metadata = {**result.response_metadata,
+                                        ELAPSED_KEY: round(elapsed, 4)}
+            if ctx.trace:
+                ctx.trace.tool_step(dict(request.tool_call), result, elapsed)
         return result
 
     tool_node = ToolNode(tools, handle_tool_errors=tool_error_message, wrap_tool_call=record)
@@ -223,7 +234,7 @@ def build_graph(brain: Brain, toolbox: Toolbox, max_steps: int = 12):
     g.add_conditional_edges("brain", after_brain, ["tools", "final"])
     g.add_conditional_edges("tools", after_tools, ["brain", "final"])
     g.add_edge("final", END)
-    return g.compile()
+    return g.compile(checkpointer=checkpointer)
 
 
 def recursion_limit(max_steps: int) -> int:

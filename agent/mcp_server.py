@@ -20,7 +20,7 @@ from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import Field
 
 from agent.context import RunContext
-from agent.mcp_index import IndexStore
+from agent.mcp_index import IndexStore, Report
 from agent.mcp_roots import Roots
 from agent.toolbox import ToolArgError, Toolbox
 from tools.errors import LvqError, UsageError
@@ -90,9 +90,9 @@ class LvqMcp:
         self.cache_dir = cache_dir
         self.store = IndexStore(roots, cache_dir)
 
-    async def index(self, video: str, ctx: Context | None) -> Any:
+    async def index(self, video: str, ctx: Context | None, report: Report | None = None) -> Any:
         """The video's index; progress notifications go to the caller while it is built."""
-        report = ctx.report_progress if ctx is not None else None
+        report = report or (ctx.report_progress if ctx is not None else None)
         try:
             return await self.store.get(video, report)
         except (LvqError, OSError) as exc:
@@ -126,14 +126,30 @@ class LvqMcp:
 
     async def answer(self, video: str, question: str, options: list[str], max_steps: int,
                      ctx: Context | None) -> dict[str, Any]:
-        """The local brain's answer to a question, on the cached index."""
+        """The local brain's answer to a question, on the cached index; each tool call it
+        makes is reported as a progress notification as it happens."""
         from agent.run import answer_question
+        from agent.steps import StepPrinter
 
-        index = await self.index(video, ctx)
+        last = [0.0]  # progress must only grow: the steps count on from the index's frames
+
+        async def report(n: float, total: float | None, message: str | None) -> None:
+            last[0] = n
+            if ctx is not None:
+                await ctx.report_progress(n, total, message)
+
+        index = await self.index(video, ctx, report)
+        printer = None
+        if ctx is not None:
+            def send(line: str) -> None:
+                anyio.from_thread.run(ctx.report_progress, last[0] + printer.lines + 1, None,
+                                      line)
+
+            printer = StepPrinter(send)
         try:
             ans = await anyio.to_thread.run_sync(lambda: answer_question(
                 index.info.path, question, options, brain="local", max_steps=max_steps,
-                cache_dir=self.cache_dir, progress=False, index=index))
+                cache_dir=self.cache_dir, progress=False, index=index, on_update=printer))
         except (LvqError, OSError, ValueError) as exc:
             raise ToolError(_message(exc)) from None
         return finite(ans.model_dump())

@@ -1,19 +1,22 @@
 """Answer one question about one video: index, toolbox, brain, graph, answer, trace.
 
-`answer_question` is what the CLI and the benchmark call.
+`answer_question` is what the CLI and the benchmark call. The graph is streamed
+(`stream_mode="updates"`), so a caller sees each step as it happens; with a thread id its
+steps are checkpointed and a failed run resumes where it stopped (agent.threads).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from agent import prompts
+from agent import prompts, threads
 from agent.answer import Answer, Segment, clamp_segments
 from agent.brains import get_brain
 from agent.brains.base import Brain, accepts_images
@@ -55,12 +58,16 @@ def answer_question(
     progress: bool = True,
     index: Any = None,
     brain_options: dict[str, Any] | None = None,
+    thread: str | None = None,
+    on_update: Callable[[dict[str, Any]], None] | None = None,
 ) -> Answer:
     """Answer `question` about `video` (options lettered A, B, ... in order); trace saved.
 
     The index is built on first use (progress bar on stderr when `progress`) and reused.
-    Brain errors propagate (LvqError subclasses print as one line in the CLI) after the
-    trace of the run so far is saved.
+    `on_update` receives each streamed graph update ({node: state update}) as it happens.
+    With `thread`, checkpoints go to the cache directory and a run of the same question on
+    the same video and thread continues from its last saved step. Brain errors propagate
+    (LvqError subclasses print as one line in the CLI) after the trace so far is saved.
     """
     t0 = time.perf_counter()
     if not question or not question.strip():
@@ -82,12 +89,26 @@ def answer_question(
         video=index.info.path, duration_s=duration, question=question, options=opts,
         max_steps=max_steps, vision=accepts_images(b), trace=rec,
     )
-    graph = build_graph(b, Toolbox(index, ctx), max_steps)
-    messages = [SystemMessage(prompts.system_prompt()),
-                HumanMessage(question_message(question, opts, duration))]
+    turn = question_message(question, opts, duration)
+    fresh = {"messages": [SystemMessage(prompts.system_prompt()), HumanMessage(turn)],
+             "steps": 0, "nudged": False, "answer": None}
+    config: dict[str, Any] = {"recursion_limit": recursion_limit(max_steps)}
     try:
-        out = graph.invoke({"messages": messages, "steps": 0, "nudged": False, "answer": None},
-                           context=ctx, config={"recursion_limit": recursion_limit(max_steps)})
+        with ExitStack() as stack:
+            saver, tid = None, ""
+            if thread is not None:
+                tid = threads.check_thread(thread)
+                saver = stack.enter_context(threads.checkpointer(cache_dir))
+                config["configurable"] = {
+                    "thread_id": threads.thread_key(index.meta.get("fingerprint"), tid)}
+            graph = build_graph(b, Toolbox(index, ctx), max_steps, checkpointer=saver)
+            start = threads.plan_resume(graph, config, tid, fresh, turn) if saver else \
+                threads.Resume(input=fresh, values=dict(fresh))
+            if start.resumed:
+                threads.replay(rec, start.values.get("messages") or [])
+                rec.note(f"thread {tid!r}: resumed after step {start.steps_done}"
+                         + (" (already finished)" if start.finished else ""))
+            out = stream_graph(graph, start, config, ctx, on_update)
     except BaseException as exc:
         rec.note(f"run failed: {type(exc).__name__}: {exc}")
         rec.finish({"error": f"{type(exc).__name__}: {exc}"})
@@ -109,6 +130,23 @@ def answer_question(
     rec.finish({**ans.model_dump(), "forced": bool(raw.get("forced"))})
     save_trace(rec, cache_dir)
     return ans
+
+
+def stream_graph(graph: Any, start: threads.Resume, config: dict[str, Any], ctx: RunContext,
+                 on_update: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Run the graph from `start`, handing each update to `on_update`; the final state.
+
+    Checkpoints (when the graph has a checkpointer) are written before the next step runs.
+    """
+    final = dict(start.values)
+    saved = {"durability": "sync"} if getattr(graph, "checkpointer", None) else {}
+    for mode, chunk in graph.stream(start.input, config, context=ctx,
+                                    stream_mode=["updates", "values"], **saved):
+        if mode == "values":
+            final = dict(chunk)
+        elif on_update is not None:
+            on_update(chunk)
+    return final
 
 
 def save_trace(rec: TraceRecorder, cache_dir: Path | None) -> Path | None:

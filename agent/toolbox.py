@@ -347,10 +347,20 @@ class Toolbox:
             out.append(StructuredTool.from_function(fn, name=name, parse_docstring=True))
         return out
 
-    def openai_schemas(self) -> list[dict[str, Any]]:
+    @property
+    def retrieval_on(self) -> bool:
+        """Whether the index has CLIP frame embeddings to search."""
+        clip = getattr(self.index, "clip", None)
+        return clip is not None and bool(getattr(clip, "enabled", False))
+
+    def offered(self) -> list[StructuredTool]:
+        """The tools a brain is offered: search_frames only when retrieval is on."""
+        return [t for t in self.tools() if t.name != "search_frames" or self.retrieval_on]
+
+    def openai_schemas(self, tools: list[StructuredTool] | None = None) -> list[dict[str, Any]]:
         """OpenAI-format tool schemas {"type": "function", "function": {...}}, refs inlined."""
         schemas = []
-        for t in self.tools():
+        for t in self.tools() if tools is None else tools:
             spec = convert_to_openai_tool(t)
             spec["function"]["parameters"] = inline_refs(spec["function"]["parameters"])
             schemas.append(spec)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.clip_config import ClipConfig, ClipError, UnknownModel, WeightsUnavailable
+from tools.clip_extra import extra_status
 
 # open_clip's file names for weights on the hub and in 'local-dir:' folders, preferred first.
 HUB_WEIGHT_NAMES = ("open_clip_model.safetensors", "open_clip_pytorch_model.bin")
@@ -38,6 +39,8 @@ def clip_status(cfg: ClipConfig, quick: bool = False) -> tuple[bool, str]:
 
     quick=True skips what needs open_clip imported (seconds): a pretrained tag then counts as
     available when a weights cache exists, and is checked in full when the model loads."""
+    if (no_extra := extra_status()) is not None:
+        return False, no_extra
     try:
         if quick and _tag_needs_import(cfg):
             name = _builtin_name(cfg)

