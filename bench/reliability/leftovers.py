@@ -16,7 +16,8 @@ class CacheState:
     entries: int = 0
     complete: int = 0  # entries that load: meta whole, tables' checksums and rows as recorded
     bad: list[str] = field(default_factory=list)  # entries a reader would find damaged
-    scratch: int = 0  # .tmp-/.old- directories: never read, swept by a later build
+    scratch: int = 0  # .tmp-/.old- directories: never read, swept by a later build; and the
+    # .partial chunks of unfinished builds (each read back only when its checksum matches)
     traces: int = 0
     bad_traces: list[str] = field(default_factory=list)
 
@@ -29,6 +30,7 @@ class CacheState:
 def cache_state(cache: Path) -> CacheState:
     """Inspect every entry under `cache` with the loader's own checks."""
     from agent.trace import TRACE_DIR, TraceUnreadable, read_trace_file
+    from tools.cache import PARTIAL
     from tools.errors import IndexError_
     from tools.index import load
 
@@ -36,7 +38,7 @@ def cache_state(cache: Path) -> CacheState:
     if not cache.is_dir():
         return st
     for child in sorted(cache.iterdir()):
-        if child.name.startswith((".tmp-", ".old-")):
+        if child.name.startswith((".tmp-", ".old-")) or child.name == PARTIAL:
             st.scratch += 1
         elif child.is_dir() and child.name != TRACE_DIR:
             st.entries += 1
