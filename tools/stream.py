@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -85,6 +86,40 @@ def _every(step: int, start: int) -> str:
 def _first(step: int, start: int) -> int:
     """The first frame index >= start on the every-`step` grid."""
     return start + (-start) % step
+
+
+# A decoder that delivers no frame for this long (s) has stalled (a hung network mount, a
+# pathological stream) and is killed: ten blocks' worth of video, at least a minute; and no
+# pass may take longer than this many seconds plus this many per second of video.
+STALL_MIN_S = 60.0
+STALL_BLOCKS = 10
+PASS_BASE_S = 120.0
+PASS_PER_S = 20.0
+
+
+def stall_limit_s(fps: float, chunk: int = BLOCK) -> float:
+    """How long the decoder may deliver nothing before it counts as stalled."""
+    return max(STALL_MIN_S, STALL_BLOCKS * chunk / max(fps, 1e-3))
+
+
+def _watchdog(proc: subprocess.Popen, waiting: list, limits: tuple[float, float],
+              why: list[str]) -> None:
+    """Kill `proc` when it has kept the reader waiting longer than limits[0] s at a stretch
+    (waiting[0]: when the current wait began, None while the frames are being measured) or
+    the pass has run past limits[1] s."""
+    stall_s, pass_s = limits
+    began = time.monotonic()
+    while proc.poll() is None:
+        now = time.monotonic()
+        since = waiting[0]
+        if since is not None and now - since > stall_s:
+            why.append(f"no frame for {stall_s:.0f} s")
+        elif now - began > pass_s:
+            why.append(f"the pass ran past {pass_s:.0f} s")
+        if why:
+            proc.kill()
+            return
+        time.sleep(0.5)
 
 
 def _read_exact(fh, size: int) -> bytes | None:
@@ -194,6 +229,11 @@ def decode(
                 daemon=True,
             )
         )
+    waiting: list[float | None] = [time.monotonic()]
+    stalled: list[str] = []
+    limits = (stall_limit_s(info.fps, chunk), PASS_BASE_S + PASS_PER_S * info.duration_s)
+    threads.append(threading.Thread(target=_watchdog, args=(proc, waiting, limits, stalled),
+                                    daemon=True))
     for th in threads:
         th.start()
     frame_bytes = lw * lh * 3
@@ -204,7 +244,12 @@ def decode(
                 # Blocks fall on the whole video's grid of `chunk` frames, resumed or not:
                 # temporal signals are measured per block, and must not depend on where a
                 # run started.
+                waiting[0] = time.monotonic()
                 raw = fh.read(frame_bytes * (chunk - done % chunk))
+                waiting[0] = None
+                if stalled:
+                    raise VideoError(f"ffmpeg stalled decoding {info.path}: {stalled[0]}; "
+                                     "it was stopped")
                 if not raw:
                     break
                 whole = len(raw) - len(raw) % frame_bytes

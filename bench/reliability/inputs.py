@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from bench.reliability import procs
+from bench.reliability.checks import table_exit
 from tools.errors import EXIT_INPUT, EXIT_OK, EXIT_USAGE
 from tools.ffmpeg import ffmpeg_exe
 
@@ -90,11 +91,7 @@ def run() -> list[Row]:
 
 def main() -> int:
     """Print the bad-input table; exit 1 unless every row is as expected."""
-    from bench.reliability.faults import print_table
-
-    rows = run()
-    print_table(rows)
-    return 0 if all(r[3] for r in rows) else 1
+    return table_exit(run())
 
 
 if __name__ == "__main__":

@@ -9,11 +9,11 @@ Either way nothing partial may be left where a later run would read it."""
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from bench.reliability import procs
+from bench.reliability.checks import run_checks, table_exit
 from bench.reliability.leftovers import cache_state, results_state
 from tools.errors import EXIT_STORAGE
 
@@ -133,27 +133,12 @@ CHECKS: tuple[Callable[[Path], Row], ...] = (full_cache_index, full_cache_answer
 
 def run() -> list[Row]:
     """Every storage row, each in its own folder."""
-    rows: list[Row] = []
-    with tempfile.TemporaryDirectory(prefix="lvq-storage-") as tmp:
-        for k, check in enumerate(CHECKS):
-            work = Path(tmp) / str(k)
-            work.mkdir()
-            try:
-                rows.append(check(work))
-            except Exception as exc:  # noqa: BLE001 - a check that breaks is a failed row
-                rows.append((check.__name__, "-", f"check failed: {type(exc).__name__}: "
-                             f"{exc}"[:120], False))
-            print(f"  {rows[-1][0]}: {rows[-1][3]}", file=sys.stderr, flush=True)
-    return rows
+    return run_checks(CHECKS, "lvq-storage-")
 
 
 def main() -> int:
     """Print the storage table; exit 1 unless every row is as expected."""
-    from bench.reliability.faults import print_table
-
-    rows = run()
-    print_table(rows)
-    return 0 if all(r[3] for r in rows) else 1
+    return table_exit(run())
 
 
 if __name__ == "__main__":
