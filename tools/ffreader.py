@@ -22,12 +22,22 @@ _DIMS = re.compile(r"^#dimensions 0: (\d+)x(\d+)", re.M)
 _NOPTS = -(2**63)
 
 
+def packet_list_timeout_s(path: Path) -> float:
+    """A stream copy reads at disk speed: a minute, plus a second per 20 MB of file."""
+    try:
+        size_mb = path.stat().st_size / 1e6
+    except OSError:
+        size_mb = 0.0
+    return 60.0 + size_mb / 20.0
+
+
 def packet_list(path: Path) -> tuple[np.ndarray, tuple[int, int]]:
     """Presentation times (s, from 0, sorted) of every video packet, and the (width, height)."""
     cmd = [ffmpeg_exe(), "-hide_banner", "-nostdin", "-loglevel", "error", "-i", str(path),
            "-map", "0:v:0", "-c", "copy", "-f", "framecrc", "-"]
     try:
-        res = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600)
+        res = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                             timeout=packet_list_timeout_s(Path(path)))
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise VideoError(f"cannot read video: {path} ({exc})") from None
     tb, dims = _TB.search(res.stdout), _DIMS.search(res.stdout)
@@ -108,7 +118,12 @@ class FfmpegReader:
                "-i", str(self.path), "-map", "0:v:0", "-frames:v", str(count),
                "-vf", f"scale={w}:{h}", "-fps_mode", "passthrough", "-f", "rawvideo",
                "-pix_fmt", "rgb24", "pipe:1"]
-        res = subprocess.run(cmd, capture_output=True, timeout=600)
+        try:  # half a minute, plus two seconds per second of video asked for
+            res = subprocess.run(cmd, capture_output=True,
+                                 timeout=30.0 + 2.0 * count * max(self.step, 1e-3))
+        except subprocess.TimeoutExpired:
+            raise VideoError(f"ffmpeg stalled decoding {self.path} at frame {first}; it was "
+                             "stopped") from None
         n = len(res.stdout) // (w * h * 3)
         if n == 0:
             msg = res.stderr.decode(errors="replace").strip().splitlines()
