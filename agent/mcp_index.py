@@ -100,7 +100,9 @@ class IndexStore:
             while not done.is_set():
                 with anyio.move_on_after(PROGRESS_EVERY_S):
                     await done.wait()
-                if report and progress.total and progress.n != sent and not done.is_set():
+                # (once at least, however quick the build: a client hears it was built now)
+                if report and progress.total and progress.n != sent and (
+                        not done.is_set() or sent < 0):
                     sent = progress.n
                     await report(progress.n, progress.total,
                                  f"indexing {path.name}: frame {progress.n} of {progress.total}")
