@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from agent import cli
+from agent import cli, cli_trace
 from agent.trace import TraceRecorder, list_traces, load_trace
 from tools.errors import EXIT_INPUT, EXIT_STORAGE, EXIT_USAGE
 
@@ -53,7 +53,7 @@ def test_list_through_a_narrow_pipe_keeps_whole_ids(store):
 @pytest.mark.parametrize("width", [40, 80, 140])
 def test_list_on_a_terminal_of_any_width_keeps_whole_ids(store, monkeypatch, width):
     buf = io.StringIO()
-    monkeypatch.setattr(cli, "out", Console(file=buf, width=width, force_terminal=True,
+    monkeypatch.setattr(cli_trace, "out", Console(file=buf, width=width, force_terminal=True,
                                             color_system=None))
     res = runner.invoke(cli.app, ["trace", "list", "--cache-dir", str(store)])
     text = buf.getvalue() + res.stdout
