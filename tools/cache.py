@@ -111,3 +111,22 @@ def warn_unwritable(root: Path) -> None:
     _WARNED.add(key)
     sys.stderr.write(f"warning: cache {root} is not writable: working without a cache\n")
     sys.stderr.flush()
+
+
+@contextmanager
+def build_lock(root: Path, fingerprint_: str) -> Iterator[None]:
+    """Hold the one right to build this video's index in `root`: a second `agent index` of
+    the same video waits, then finds the first one's entry (two builders would share and
+    remove each other's chunks). The lock dies with its process, even a killed one."""
+    import fcntl
+
+    try:
+        fh = open(root / f".lock-{fingerprint_}", "a+b")  # noqa: SIM115 - closed below
+    except OSError:  # no lock without a writable cache: build unguarded, as before
+        yield
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        fh.close()  # closing releases the lock

@@ -26,6 +26,7 @@ from tools import ANALYZER_VERSION, EVENTS_VERSION, SIGNALS_VERSION
 from tools.cache import (
     PARTIAL,
     atomic_dir,
+    build_lock,
     default_cache_dir,
     fingerprint,
     sweep_stale,
@@ -343,15 +344,23 @@ def get_index(
         warn_unwritable(root)
         return _in_memory(p, directory, progress, clip)
     sweep_stale(root)
-    partial = partial_dir(root, directory.name)
-    index = _in_memory(p, directory, progress, clip, partial)
-    try:
-        save(index, directory)
-    except OSError:  # the cache filled up or turned read-only while measuring
-        warn_unwritable(root)
-        _drop_partial(partial)  # no half of a build left on a full disk
-        return index
-    _drop_partial(partial)  # the finished index replaces the chunks
+    with build_lock(root, directory.name):
+        if not rebuild and _is_file(directory / META):  # built by another process meanwhile
+            try:
+                index = load(directory, str(p))
+                index.meta["cached"] = True
+                return index
+            except IndexError_:
+                pass
+        partial = partial_dir(root, directory.name)
+        index = _in_memory(p, directory, progress, clip, partial)
+        try:
+            save(index, directory)
+        except OSError:  # the cache filled up or turned read-only while measuring
+            warn_unwritable(root)
+            _drop_partial(partial)  # no half of a build left on a full disk
+            return index
+        _drop_partial(partial)  # the finished index replaces the chunks
     return index
 
 
