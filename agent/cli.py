@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from agent.cli_common import CacheOpt, err, fail, out, reported  # noqa: F401
+from agent.cli_common import CacheOpt, TraceIdArg, err, fail, out, reported  # noqa: F401
 from agent.cli_models import models_app
 from agent.cli_trace import TABLE_MIN_WIDTH, trace_app  # noqa: F401
 from agent.timefmt import hms
@@ -187,7 +187,7 @@ app.add_typer(trace_app, name="trace")
 
 @app.command("report")
 def report_cmd(
-    trace_id: Annotated[str, typer.Argument(help="Trace id, a unique prefix of it, or 'last'.")],
+    trace_id: TraceIdArg,
     output: Annotated[Path, typer.Option("--output", "-o", help="HTML file to write.")] = Path(
         "report.html"
     ),

@@ -23,6 +23,7 @@ from tools.errors import (
 out = Console()
 err = Console(stderr=True)
 
+TraceIdArg = Annotated[str, typer.Argument(help="Trace id, a unique prefix of it, or 'last'.")]
 CacheOpt = Annotated[
     Path | None,
     typer.Option(

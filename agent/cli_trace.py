@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from agent.cli_common import CacheOpt, out, reported
+from agent.cli_common import CacheOpt, TraceIdArg, out, reported
 from agent.timefmt import hms
 from tools.jsonsafe import dumps
 
@@ -71,7 +71,7 @@ def _trace_table(rows: list[dict]) -> Table:
 
 @trace_app.command("show")
 def trace_show(
-    trace_id: Annotated[str, typer.Argument(help="Trace id, a unique prefix of it, or 'last'.")],
+    trace_id: TraceIdArg,
     cache_dir: CacheOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the stored trace JSON.")] = False,
 ) -> None:
@@ -111,7 +111,7 @@ def trace_show(
 
 @trace_app.command("plot")
 def trace_plot(
-    trace_id: Annotated[str, typer.Argument(help="Trace id, a unique prefix of it, or 'last'.")],
+    trace_id: TraceIdArg,
     output: Annotated[Path, typer.Option("--output", "-o", help="PNG file to write.")] = Path(
         "trace.png"
     ),

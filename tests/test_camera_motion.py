@@ -8,8 +8,9 @@ import numpy as np
 
 from tests.test_events import FPS, _frames, _samples, _scenes
 from tools.detectors import detect_events
-from tools.detectors.camera_motion import PAN_FLOOR, dilated, fast_motion
+from tools.detectors.camera_motion import PAN_FLOOR, fast_motion
 from tools.detectors.repeats import repeat_events
+from tools.detectors.series import dilated
 
 
 def _swing(frames: dict[str, np.ndarray], start: float, end: float, speed: float) -> None:

@@ -18,11 +18,16 @@ def _info(path: Path) -> VideoInfo:
     return VideoInfo(str(path), 2.0, 25.0, 50, 160, 90, "h264", False)
 
 
-def test_a_stalled_decoder_is_killed_with_a_clear_error(tmp_path, monkeypatch):
+def _hanging_ffmpeg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An "ffmpeg" that starts and never writes a frame."""
     hang = tmp_path / "ffmpeg-that-hangs"
     hang.write_text("#!/bin/sh\nexec sleep 60\n")
     hang.chmod(0o755)
     monkeypatch.setattr(stream, "ffmpeg_exe", lambda: str(hang))
+
+
+def test_a_stalled_decoder_is_killed_with_a_clear_error(tmp_path, monkeypatch):
+    _hanging_ffmpeg(tmp_path, monkeypatch)
     monkeypatch.setattr(stream, "STALL_MIN_S", 1.0)
     monkeypatch.setattr(stream, "STALL_BLOCKS", 0)
     info = _info(tmp_path / "v.mp4")
@@ -34,10 +39,7 @@ def test_a_stalled_decoder_is_killed_with_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_a_pass_running_past_its_limit_is_stopped(tmp_path, monkeypatch):
-    slow = tmp_path / "ffmpeg-that-dawdles"
-    slow.write_text("#!/bin/sh\nexec sleep 60\n")
-    slow.chmod(0o755)
-    monkeypatch.setattr(stream, "ffmpeg_exe", lambda: str(slow))
+    _hanging_ffmpeg(tmp_path, monkeypatch)
     monkeypatch.setattr(stream, "PASS_BASE_S", 1.0)
     monkeypatch.setattr(stream, "PASS_PER_S", 0.0)
     info = _info(tmp_path / "v.mp4")

@@ -333,25 +333,15 @@ def get_index(
     p = check_path(path)
     root = cache_dir or default_cache_dir()
     directory = index_dir(p, root)
-    if not rebuild and _is_file(directory / META):
-        try:
-            index = load(directory, str(p))
-            index.meta["cached"] = True
-            return index
-        except IndexError_:
-            pass  # stale or damaged: rebuild below
+    if not rebuild and (index := _cached(directory, p)) is not None:
+        return index
     if not writable(root):
         warn_unwritable(root)
         return _in_memory(p, directory, progress, clip)
     sweep_stale(root)
     with build_lock(root, directory.name):
-        if not rebuild and _is_file(directory / META):  # built by another process meanwhile
-            try:
-                index = load(directory, str(p))
-                index.meta["cached"] = True
-                return index
-            except IndexError_:
-                pass
+        if not rebuild and (index := _cached(directory, p)) is not None:
+            return index  # built by another process while this one waited
         partial = partial_dir(root, directory.name)
         index = _in_memory(p, directory, progress, clip, partial)
         try:
@@ -361,6 +351,19 @@ def get_index(
             _drop_partial(partial)  # no half of a build left on a full disk
             return index
         _drop_partial(partial)  # the finished index replaces the chunks
+    return index
+
+
+def _cached(directory: Path, p: Path) -> VideoIndex | None:
+    """The stored index in `directory`, or None when there is none or it is stale or damaged
+    (then it is rebuilt)."""
+    if not _is_file(directory / META):
+        return None
+    try:
+        index = load(directory, str(p))
+    except IndexError_:
+        return None
+    index.meta["cached"] = True
     return index
 
 

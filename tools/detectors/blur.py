@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from tools.detectors.base import Context
-from tools.detectors.camera_motion import dilated, fast_motion
+from tools.detectors.camera_motion import fast_motion
+from tools.detectors.series import dilated
 from tools.detectors.spatial_events import SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
 

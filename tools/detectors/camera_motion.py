@@ -70,13 +70,3 @@ def fast_motion(frames: dict[str, np.ndarray], sample_t: np.ndarray,
     with np.errstate(invalid="ignore"):
         out = (local >= PAN_FLOOR) & (local >= PAN_RATIO * usual)
     return np.nan_to_num(out, nan=False).astype(bool)
-
-
-
-def dilated(mask: np.ndarray, n: int) -> np.ndarray:
-    """The mask grown by `n` samples on each side."""
-    out = mask.copy()
-    for k in range(1, n + 1):
-        out[k:] |= mask[:-k]
-        out[:-k] |= mask[k:]
-    return out

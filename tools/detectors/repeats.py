@@ -21,10 +21,9 @@ FROZEN_SHARE = 0.25
 # (as a frozen frame against its scene). In a still moment (a coin at rest, a launch pad
 # before lift-off) a coarse encoder codes frames as near copies, and nobody can see one
 # near copy among others.
+# They must also change at all: by more than FROZEN_DIFF, the change under which a frame
+# counts as unchanged (VP9 codes a still launch pad as frames 0.01 and 0.3 grey levels apart).
 AROUND_S = 0.5
-# ... and change at all: by more than the change under which a frame counts as unchanged
-# (VP9 codes a still launch pad as frames alternating 0.01 and 0.3 grey levels apart).
-MOVING_DIFF = FROZEN_DIFF
 # Holds longer than this (seconds) are still content, not repeats; holds this close (seconds)
 # form one cluster, one event.
 MAX_HOLD_S = 2.5
@@ -68,14 +67,17 @@ def visible(run: tuple[int, int], diff: np.ndarray, held: np.ndarray, typical: n
     around = float(np.nanmin(sides))
     own = diff[a:b]
     own = own[np.isfinite(own)]
-    return (around > max(FROZEN_SHARE * float(typical[a]), MOVING_DIFF)
+    return (around > max(FROZEN_SHARE * float(typical[a]), FROZEN_DIFF)
             and float(own.max(initial=0.0)) <= FROZEN_SHARE * around)
 
 
-def frozen(diff: np.ndarray, sid: np.ndarray) -> np.ndarray:
+def frozen(diff: np.ndarray, sid: np.ndarray, typical: np.ndarray | None = None) -> np.ndarray:
     """Frames that repeat the previous one: no change at all, far below the scene's own
-    frame-to-frame change (a static shot still shows camera noise, a repeated frame does not)."""
-    return np.nan_to_num(diff, nan=1.0) <= frozen_limit(scene_typical(diff, sid))
+    frame-to-frame change (a static shot still shows camera noise, a repeated frame does not).
+    `typical`: each frame's scene median change, when already known."""
+    if typical is None:
+        typical = scene_typical(diff, sid)
+    return np.nan_to_num(diff, nan=1.0) <= frozen_limit(typical)
 
 
 def frozen_limit(typical: np.ndarray | float) -> np.ndarray | float:
@@ -88,10 +90,10 @@ def hold_clusters(frames: dict[str, np.ndarray], sid: np.ndarray,
                   fps: float) -> list[list[tuple[int, int]]]:
     """Runs of repeated frames (up to MAX_HOLD_S long), grouped when CLUSTER_GAP_S apart."""
     t = frames["t"]
-    held = frozen(frames["diff"], sid)
+    typical = scene_typical(frames["diff"], sid)
+    held = frozen(frames["diff"], sid, typical)
     if "contrast" in frames:  # a blank picture (washed out, black) repeats itself: not a freeze
         held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
-    typical = scene_typical(frames["diff"], sid)
     found = [(a, b) for a, b in runs(held) if (b - a) <= MAX_HOLD_S * fps
              and visible((a, b), frames["diff"], held, typical, fps)]
     clusters: list[list[tuple[int, int]]] = []

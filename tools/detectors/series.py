@@ -21,6 +21,15 @@ def smooth_mask(mask: np.ndarray, width: int = 3) -> np.ndarray:
     return k >= (width // 2 + 1)
 
 
+def dilated(mask: np.ndarray, n: int) -> np.ndarray:
+    """The mask grown by `n` samples on each side."""
+    out = mask.copy()
+    for k in range(1, n + 1):
+        out[k:] |= mask[:-k]
+        out[:-k] |= mask[k:]
+    return out
+
+
 def merge_runs(found: list[tuple[int, int]], t: np.ndarray, gap_s: float) -> list[tuple[int, int]]:
     """Runs (of `runs`) joined where the next starts within `gap_s` of the last one's end."""
     merged: list[tuple[int, int]] = []
