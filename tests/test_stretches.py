@@ -12,6 +12,7 @@ from agent.brains.stretches import (
     pattern,
     profile,
     split_lasting,
+    stepwise,
     stretch_types,
     stretches,
     total_s,
@@ -115,3 +116,28 @@ def test_a_late_ramp_detected_in_pieces_still_degrades():
     prof = [0.0, 0.0, 0.1, 0.3, 0.2, 0.5]
     assert drift(prof) == "degrading"
     assert pattern(pieces, prof, 180) == "degrading"
+
+
+def test_separate_drops_growing_stronger_in_turn_are_a_gradual_change():
+    rising = stretches([ev("blur", 20, 38, 0.3), ev("blur", 80, 112, 0.6),
+                        ev("blur", 140, 158, 1.0)])
+    assert stepwise(rising) == "degrading"
+    assert pattern(rising, profile(rising[0].events + rising[1].events + rising[2].events,
+                                   0, 180, 6), 180.0) == "degrading"
+    falling = stretches([ev("noise", 20, 38, 1.0), ev("noise", 80, 112, 1.0),
+                         ev("noise", 140, 158, 0.45)])
+    assert stepwise(falling) == "improving"
+
+
+def test_drops_of_even_or_mixed_severity_are_no_gradual_change():
+    even = stretches([ev("blur", 20, 38, 0.6), ev("blur", 80, 112, 0.65),
+                      ev("blur", 140, 158, 0.6)])
+    assert stepwise(even) is None
+    zigzag = stretches([ev("blur", 20, 38, 0.3), ev("blur", 80, 112, 1.0),
+                        ev("blur", 140, 158, 0.6)])
+    assert stepwise(zigzag) is None
+    mixed = stretches([ev("blur", 20, 38, 0.3), ev("noise", 80, 112, 0.6),
+                       ev("colour", 140, 158, 1.0)])
+    assert stepwise(mixed) is None  # severities of different types are not one scale
+    assert stepwise(mixed, same_type=False) == "degrading"
+    assert stepwise(stretches([ev("blur", 20, 38, 0.3), ev("blur", 80, 112, 1.0)])) is None

@@ -204,6 +204,31 @@ def drift(prof: Sequence[float]) -> str | None:
     return None
 
 
+# Separate degraded stretches whose severities step one way, each step at most this much the
+# other way and the whole change at least TREND_STEP x this, read as a gradual change: a
+# distortion returning stronger (weaker) each time, as a falling (rising) bitrate does.
+STEPWISE_RUNS = 3
+STEPWISE_TOTAL = 2.0
+STEPWISE_SLACK = 0.05
+
+
+def stepwise(found: Sequence[Stretch], runs: int = STEPWISE_RUNS,
+             same_type: bool = True) -> str | None:
+    """"degrading" or "improving" when `runs` or more separate stretches (of one primary
+    type, unless `same_type` is off) grow (shrink) in severity one after the other."""
+    if len(found) < runs or (same_type and len({s.type for s in found}) > 1):
+        return None
+    sev = [s.severity for s in found]
+    steps = [b - a for a, b in zip(sev[:-1], sev[1:], strict=True)]
+    total = sev[-1] - sev[0]
+    if abs(total) < STEPWISE_TOTAL * TREND_STEP:
+        return None
+    sign = 1.0 if total > 0 else -1.0
+    if all(sign * d >= -STEPWISE_SLACK for d in steps):
+        return "degrading" if sign > 0 else "improving"
+    return None
+
+
 def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float,
             pieces: Sequence[Ev] | None = None) -> str:
     """How quality behaves over the video: stable | degrading | improving | fluctuating |
@@ -226,6 +251,7 @@ def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float,
         if (way == "improving" and found[0].start_s > edge) or (
                 way == "degrading" and found[0].end_s < duration_s - edge):
             way = None
+    way = way or stepwise(found)
     if way:
         return way
     if total_s(found) >= 0.8 * duration_s:

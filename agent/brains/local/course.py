@@ -13,11 +13,13 @@ from agent.brains.stretches import (
     lasting_pieces,
     pattern,
     profile,
+    stepwise,
     stretches,
     total_s,
 )
 from agent.context import RunContext
 from agent.questions import Question
+from agent.timefmt import hms
 
 _STABILITY_CLAIMS: tuple[tuple[str, str], ...] = (
     ("drifting", r"\b(gradual\w*|one direction|progressive\w*|drift\w*|steadily)\b"),
@@ -72,9 +74,20 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = yes_no(q, claimed == measured)
         else:
             choice = next((o.letter for o in q.options if o.trend == measured), None)
-    text = (f"The quality is {measured} over the video: impairment by part "
-            + ", ".join(f"{p:.2f}" for p in prof) + f" (0 clean .. 1 severe, in order); "
-            f"{len(found)} degraded stretch(es).")
+    lean = ""
+    if measured in ("fluctuating", "stable") and len(found) >= 2:
+        # no one-way change overall: which way do the separate drops step, if any?
+        way = stepwise(found, runs=2, same_type=False)
+        lean = f", its drops growing {'worse' if way == 'degrading' else 'milder'} in turn" \
+            if way else ""
+        if q.options and choice is None:  # asked worse / better / the same
+            choice = next((o.letter for o in q.options if o.trend == (way or "stable")),
+                          None)
+    text = (f"The quality is {measured} over the video{lean}: impairment by part "
+            + ", ".join(f"{p:.2f}" for p in prof) + " (0 clean .. 1 severe, in order); "
+            f"{len(found)} degraded stretch(es)"
+            + "".join(f"{', ' if i else ': '}{hms(s.start_s)}-{hms(s.end_s)} severity "
+                      f"{s.severity:.2f}" for i, s in enumerate(found[:8])) + ".")
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([s.to_event() for s in found])}
 
