@@ -243,7 +243,7 @@ def presentation_times(path: str, info: VideoInfo) -> np.ndarray:
         times = _PROBED[key] if key in _PROBED else frame_times(open_reader(path, threads=1))
         if times is None:  # the probe found no usable per-frame times
             return steady
-        times = np.asarray(times, dtype=np.float64)
+        times = np.array(times, dtype=np.float64)  # a copy: the caller may shift it
     except DecordStalled:
         raise
     except Exception:  # noqa: BLE001 - fall back to a constant frame rate

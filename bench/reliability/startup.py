@@ -5,9 +5,12 @@ their launch, each outcome sorted by who answered it.
 - **finished**: the command ended before the signal (exit 0);
 - **CPython start-up**: the signal came before the first line of project code ran: before
   CPython installs its own handler (the process dies of SIGINT, nothing printed: a shell shows
-  exit 130) or while CPython imports `site` ("Fatal Python error: init_import_site"). No
-  project code has run then, so none can answer; the window is measured beside the table as
-  the launch time of a bare `python -c pass`;
+  exit 130), while CPython imports `site` ("Fatal Python error: init_import_site") or runs the
+  environment's `.pth` files (site.py: "Error processing line 1 of ...: Remainder of file
+  ignored", and the command goes on), or while
+  `python -m` / the console script look for the package and read its first file (a traceback
+  with no frame in this project's files). No project code has run then, so none can answer;
+  the window is measured beside the table as the launch time of a bare `python -c pass`;
 - **BAD**: anything else, e.g. a traceback from project imports.
 
     python -m bench.reliability.startup [--step-ms 10] [--repeats 2]
@@ -16,6 +19,7 @@ their launch, each outcome sorted by who answered it.
 from __future__ import annotations
 
 import argparse
+import re
 import signal
 import statistics
 import subprocess
@@ -31,7 +35,8 @@ OUTCOMES = ("one line, 130", "finished", "CPython start-up", "BAD")
 # What CPython itself prints when a Ctrl-C meets its start-up (Python/pylifecycle.c importing
 # site; Modules/main.c setting up sys.path[0] for `-m`): before any project code.
 _CPYTHON_LINES = ("Fatal Python error: init_import_site",
-                  "Failed checking if argv[0] is an import path entry")
+                  "Failed checking if argv[0] is an import path entry",
+                  "Could not import runpy module")
 
 
 def classify(out: procs.Outcome) -> str:
@@ -45,7 +50,19 @@ def classify(out: procs.Outcome) -> str:
         return "CPython start-up"  # killed before CPython's own handler was in place
     if lines and lines[0].startswith(_CPYTHON_LINES):
         return "CPython start-up"
+    if lines and lines[0].startswith("Error processing line") and \
+            "Remainder of file ignored" in out.stderr and not _project_frames(out.stderr):
+        return "CPython start-up"  # site.py skipping the rest of a .pth file it was running
+    if lines and lines[0].startswith("Traceback") and not _project_frames(out.stderr):
+        return "CPython start-up"  # in runpy or the import system, before our first line
     return "BAD"
+
+
+def _project_frames(stderr: str) -> list[str]:
+    """The traceback frames in this project's own files (`agent/`, `bench/`, `tools/`)."""
+    files = re.findall(r'^\s*File "([^"]+)"', stderr, re.M)
+    return [f for f in files if Path(f).is_absolute() and Path(f).resolve().is_relative_to(
+        procs.ROOT)]
 
 
 def commands(video: Path) -> dict[str, list[str]]:
@@ -55,8 +72,8 @@ def commands(video: Path) -> dict[str, list[str]]:
 
 
 def sweep(tmp: Path, delays_s: list[float], repeats: int = 1) -> dict[str, list[tuple]]:
-    """For each command: (delay, outcome, first stderr line) at every delay, `repeats` times,
-    each index in a fresh cache."""
+    """For each command: (delay, outcome, first stderr line; all of stderr's end when BAD) at
+    every delay, `repeats` times, each index in a fresh cache."""
     video = procs.pattern_video(tmp / "v.mp4", 4.0)
     rows: dict[str, list[tuple]] = {}
     for name, argv in commands(video).items():
@@ -65,7 +82,9 @@ def sweep(tmp: Path, delays_s: list[float], repeats: int = 1) -> dict[str, list[
             for i, at in enumerate(delays_s):
                 env = procs.env(LVQ_CACHE_DIR=str(tmp / f"cache-{rep}-{i}"))
                 out = procs.run_signalled(argv, at, signal.SIGINT, env, timeout=300)
-                rows[name].append((at, classify(out), (out.lines or [""])[0][:90]))
+                outcome = classify(out)
+                said = out.stderr[-1500:] if outcome == "BAD" else (out.lines or [""])[0][:90]
+                rows[name].append((at, outcome, said))
     return rows
 
 
