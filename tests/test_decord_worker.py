@@ -141,3 +141,14 @@ def test_the_command_line_ends_a_decord_hang_in_one_line_exit_3(tmp_path, monkey
     assert res.returncode == EXIT_INPUT, res.stderr
     assert len(lines) == 1 and "decord stalled opening" in lines[0] and "clip.mp4" in lines[0]
     assert time.monotonic() - began < 60
+
+
+def test_without_a_worker_process_decord_runs_in_this_one(tmp_path, monkeypatch):
+    """A Python that cannot be started again by its path (user nobody, a Python under /root)."""
+    clip = tiny_video(tmp_path / "clip.mp4", seconds=1.0)
+    expected, stamps = video.frames_at(clip, [0.2, 0.6])
+    decord_worker._close_worker()
+    monkeypatch.setattr(decord_worker.sys, "executable", str(tmp_path / "no-such-python"))
+    frames, again = video.frames_at(clip, [0.2, 0.6])
+    assert isinstance(decord_worker._WORKER[0], decord_worker._InProcess)
+    assert np.array_equal(frames, expected) and np.array_equal(again, stamps)

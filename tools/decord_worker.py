@@ -118,8 +118,31 @@ class _Worker:
                 pass
 
 
+class _InProcess:
+    """Decord in this process, without deadlines (as before the worker), for when no worker
+    can be started: the interpreter cannot be run again by its path (as user nobody, a Python
+    under /root)."""
+
+    def __init__(self) -> None:
+        from tools.decord_child import _Readers
+
+        self.readers = _Readers()
+        self.owner = os.getpid()
+
+    def call(self, request: tuple, deadline_s: float) -> tuple[str, object]:
+        from tools.decord_child import _handle
+
+        try:
+            return "ok", _handle(self.readers, *request)
+        except Exception as exc:  # noqa: BLE001 - decord raises bare RuntimeError/DECORDError
+            return "error", f"{type(exc).__name__}: {exc}"
+
+    def close(self, kill: bool = False) -> None:
+        self.readers.open.clear()
+
+
 _LOCK = threading.Lock()
-_WORKER: list[_Worker] = []
+_WORKER: list[_Worker | _InProcess] = []
 
 
 def _close_worker(kill: bool = False) -> None:
@@ -139,7 +162,10 @@ def call(op: str, key: tuple, arg: object, deadline_s: float, stage: str) -> obj
         if _WORKER and _WORKER[0].owner != os.getpid():
             _WORKER.clear()  # a forked child: the worker belongs to the parent
         if not _WORKER:
-            _WORKER.append(_Worker())
+            try:
+                _WORKER.append(_Worker())
+            except OSError:  # cannot start a process: decord in this one, no deadline
+                _WORKER.append(_InProcess())
         worker = _WORKER[0]
         try:
             status, value = worker.call((op, key, arg), deadline_s)

@@ -1,6 +1,6 @@
 """`python -m bench.reliability.report [--quick]`: every reliability table, measured now, for the
-note: codecs, endpoint and process faults, bad inputs, the kill sweep, storage, concurrency and
-secrets, Ctrl-C at start-up. --quick: the H.264 codec rows only, a 3-point kill sweep on tiny
+note: codecs, endpoint and process faults, bad inputs, the kill sweep, storage, concurrency,
+secrets and Ctrl-C at start-up. --quick: the H.264 codec rows only, a 3-point kill sweep on tiny
 videos and a 50-ms start-up sweep."""
 
 from __future__ import annotations
