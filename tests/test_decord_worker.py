@@ -152,3 +152,14 @@ def test_without_a_worker_process_decord_runs_in_this_one(tmp_path, monkeypatch)
     frames, again = video.frames_at(clip, [0.2, 0.6])
     assert isinstance(decord_worker._WORKER[0], decord_worker._InProcess)
     assert np.array_equal(frames, expected) and np.array_equal(again, stamps)
+
+
+def test_a_tools_folder_in_the_working_directory_does_not_hijack_the_worker(tmp_path,
+                                                                             monkeypatch):
+    clip = tiny_video(tmp_path / "clip.mp4", seconds=1.0)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "__init__.py").write_text("raise ImportError('not lvq-agent')\n")
+    monkeypatch.chdir(tmp_path)
+    reader = video.open_reader(clip)
+    assert isinstance(reader, decord_worker.DecordReader)
+    assert isinstance(decord_worker._WORKER[0], decord_worker._Worker)

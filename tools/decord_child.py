@@ -82,6 +82,9 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
     sys.stdout = sys.stderr  # nothing else may write into the answer pipe
+    import decord  # noqa: F401 - loaded before saying ready, so a broken install shows at once
+
+    _write(fd_out, ("ready", None))
     readers = _Readers()
     while True:
         head = _read_exact(fd_in, _HEAD.size)

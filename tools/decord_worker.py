@@ -31,6 +31,7 @@ OPEN_MB_PER_S = 20.0
 BATCH_BASE_S = 30.0  # a batch: half a minute, plus two seconds per second of video decoded
 BATCH_PER_S = 2.0
 MAX_GOP_S = 10.0  # the most a seek may decode before a wanted frame (x264's default GOP)
+START_S = 60.0  # the worker's start (python, numpy, decord: ~0.3 s at rest)
 _HEAD = struct.Struct("<Q")
 _ROOT = str(Path(__file__).resolve().parent.parent)
 
@@ -69,10 +70,20 @@ class _Worker:
     def __init__(self) -> None:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_ROOT, env.get("PYTHONPATH")) if p)
+        # -P: the working directory is not put on sys.path (a `tools` folder there would be
+        # imported instead of this one).
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tools.decord_child"], stdin=subprocess.PIPE,
+            [sys.executable, "-P", "-m", "tools.decord_child"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self.owner = os.getpid()
+        try:
+            end = time.monotonic() + START_S
+            ready = pickle.loads(self._read(_HEAD.unpack(self._read(_HEAD.size, end))[0], end))
+        except (TimeoutError, EOFError, pickle.UnpicklingError):
+            ready = None
+        if ready != ("ready", None):
+            self.close(kill=True)
+            raise OSError("the decord worker did not start")
 
     def call(self, request: tuple, deadline_s: float) -> tuple[str, object]:
         """Send one request; its answer, or TimeoutError after `deadline_s`, or EOFError."""
@@ -164,7 +175,7 @@ def call(op: str, key: tuple, arg: object, deadline_s: float, stage: str) -> obj
         if not _WORKER:
             try:
                 _WORKER.append(_Worker())
-            except OSError:  # cannot start a process: decord in this one, no deadline
+            except OSError:  # no worker (cannot run python, or it cannot import decord there)
                 _WORKER.append(_InProcess())
         worker = _WORKER[0]
         try:
