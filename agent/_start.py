@@ -1,17 +1,18 @@
 """The first thing `agent` and `bench` run: a Ctrl-C while they import is one line and exit 130,
-not a traceback. Uses only modules Python has loaded at start-up, so it is in place at once."""
+not a traceback. Uses only modules Python has loaded before any script runs (`_signal`, `os`,
+`sys`), so it is in place within a millisecond of the first project line; what comes before
+that line is CPython's own start-up (see docs/reliability.md, "Ctrl-C at start-up")."""
 
 from __future__ import annotations
 
+import _signal
 import os
-import signal
 import sys
-from typing import Any
 
 EXIT_INTERRUPTED = 130  # tools.errors.EXIT_INTERRUPTED (not imported: that costs start-up time)
 
 
-def _interrupted_while_starting(_signum: int, _frame: Any) -> None:
+def _interrupted_while_starting(_signum, _frame) -> None:  # noqa: ANN001 - no typing import
     os.write(2, b"interrupted while starting: nothing was done, nothing kept\n")
     os._exit(EXIT_INTERRUPTED)
 
@@ -29,7 +30,7 @@ def guard_start(prog: str) -> None:
     if not as_module and os.path.basename(sys.argv[0] or "") != prog:
         return
     try:
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _interrupted_while_starting)
+        if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+            _signal.signal(_signal.SIGINT, _interrupted_while_starting)
     except ValueError:  # not the main thread
         return

@@ -1,39 +1,22 @@
-"""Open a video with decord: its facts, frames at given times, and clear errors for bad input."""
+"""Open a video with decord (in a worker with deadlines, tools/decord_worker.py): its facts,
+frame times, frames at given times, and clear errors for bad input."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import subprocess
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from tools.decord_worker import DecordFailed, DecordReader, DecordStalled
 from tools.errors import VideoError
 from tools.ffmpeg import ffmpeg_exe
 from tools.model import VideoInfo
 
 _TIME_SLACK_S = 1e-4
-
-
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Silence decord's C++ log lines (they go straight to fd 2) while it opens a file."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
 
 
 def _probe_text(path: Path) -> str:
@@ -120,18 +103,15 @@ def check_path(path: str | os.PathLike[str]) -> Path:
 
 
 def open_reader(path: str | os.PathLike[str], width: int = -1, height: int = -1, threads: int = 2):
-    """A decord VideoReader; for files decord refuses but ffmpeg reads (Ogg Theora has no
-    stated duration) a reader with the same interface over ffmpeg; else a VideoError saying
-    why the file cannot be read."""
-    import decord
-
+    """A decord reader (in the worker, every call under a deadline); for files decord refuses
+    but ffmpeg reads (Ogg Theora has no stated duration) a reader with the same interface over
+    ffmpeg; else a VideoError saying why the file cannot be read, or which stage stalled."""
     from tools.ffreader import FfmpegReader
 
     p = check_path(path)
     try:
-        with _quiet_stderr():
-            reader = decord.VideoReader(str(p), width=width, height=height, num_threads=threads)
-    except Exception:  # noqa: BLE001 - decord raises bare RuntimeError/DECORDError
+        reader = DecordReader(p, width=width, height=height, threads=threads)
+    except DecordFailed:  # decord refused the file, or crashed on it
         probe = _probe_text(p)
         if iso_truncation(p) or "Video:" not in probe:
             raise VideoError(_diagnose(p, probe)) from None
@@ -172,8 +152,17 @@ def _is_vfr(times: np.ndarray) -> bool:
     return bool(med > 0 and (np.percentile(steps, 99) - np.percentile(steps, 1)) > 0.25 * med)
 
 
+_PROBED: dict[tuple, np.ndarray | None] = {}  # the last probe's frame times (None: unreadable)
+
+
+def _file_key(p: Path) -> tuple:
+    st = p.stat()
+    return (str(p.resolve()), st.st_size, st.st_mtime_ns)
+
+
 def probe_video(path: str | os.PathLike[str]) -> VideoInfo:
-    """Read the facts of a video file: duration, fps, frames, size, codec, variable frame rate."""
+    """Read the facts of a video file: duration, fps, frames, size, codec, variable frame rate.
+    Its frame times are kept for `presentation_times`, so the file is opened once."""
     p = check_path(path)
     cut = iso_truncation(p)
     if cut:
@@ -181,15 +170,17 @@ def probe_video(path: str | os.PathLike[str]) -> VideoInfo:
     reader = open_reader(path, threads=1)
     n = len(reader)
     fps = float(reader.get_avg_fps() or 0.0)
+    _PROBED.clear()
     try:
         times = frame_times(reader)
+        _PROBED[_file_key(p)] = times
     except Exception:  # noqa: BLE001 - some containers lack per-frame timestamps
         times = np.arange(n) / (fps or 25.0)
+        _PROBED[_file_key(p)] = None
     if fps <= 0:
         fps = (n - 1) / float(times[-1] - times[0]) if n > 1 and times[-1] > times[0] else 25.0
     duration = float(times[-1] + 1.0 / fps) if n else 0.0
-    with _quiet_stderr():
-        h, w = reader[0].shape[:2]
+    h, w = reader[0].shape[:2]
     probe = _probe_text(p)
     return VideoInfo(
         path=str(p.resolve()),
@@ -248,7 +239,13 @@ def presentation_times(path: str, info: VideoInfo) -> np.ndarray:
     usable (MPEG program streams can read as -1e14 s; unordered or non-finite times)."""
     steady = np.arange(info.n_frames) / info.fps
     try:
-        times = np.asarray(frame_times(open_reader(path, threads=1)), dtype=np.float64)
+        key = _file_key(Path(path))
+        times = _PROBED[key] if key in _PROBED else frame_times(open_reader(path, threads=1))
+        if times is None:  # the probe found no usable per-frame times
+            return steady
+        times = np.array(times, dtype=np.float64)  # a copy: the caller may shift it
+    except DecordStalled:
+        raise
     except Exception:  # noqa: BLE001 - fall back to a constant frame rate
         return steady
     if not _plausible_times(times, info):

@@ -1,6 +1,7 @@
 """`python -m bench.reliability.report [--quick]`: every reliability table, measured now, for the
-note: codecs, endpoint and process faults, bad inputs, the kill sweep, storage, concurrency and
-secrets. --quick: the H.264 codec rows only and a 3-point kill sweep on tiny videos."""
+note: codecs, endpoint and process faults, bad inputs, the kill sweep, storage, concurrency,
+secrets and Ctrl-C at start-up. --quick: the H.264 codec rows only, a 3-point kill sweep on tiny
+videos and a 50-ms start-up sweep."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ def _kills(quick: bool, points: int = 20, seed: int = 19) -> bool:
     return all(r.ok for r in rows)
 
 
+def _startup(quick: bool) -> bool:
+    from bench.reliability import startup
+
+    return startup.main(["--step-ms", "50" if quick else "10"]) == 0
+
+
 SECTIONS: dict[str, Callable[[bool], bool]] = {
     "codecs": _codecs,
     "faults": _rows("faults"),
@@ -54,6 +61,7 @@ SECTIONS: dict[str, Callable[[bool], bool]] = {
     "storage": _rows("storage"),
     "concurrency": _rows("concurrency"),
     "secrets": _rows("canary"),
+    "startup": _startup,
 }
 
 
