@@ -252,10 +252,11 @@ def colour(bgr_small: np.ndarray) -> tuple[float, float, float]:
 
 
 def _lap_var(gray: np.ndarray) -> float:
-    """Variance of the 3x3 Laplacian, from its exact sum and sum of squares (int16 response)."""
+    """Variance of the 3x3 Laplacian from its exact sum and sum of squares, rounded as
+    cv2.meanStdDev rounds it (std = sqrt(sq / n - mean^2), squared), at half its cost."""
     lap = cv2.Laplacian(gray, cv2.CV_16S, ksize=3)
-    mean = cv2.sumElems(lap)[0] / lap.size
-    return max(0.0, _energy(lap) - mean * mean)
+    mean = cv2.sumElems(lap)[0] * (1.0 / lap.size)
+    return math.sqrt(max(_energy(lap) - mean * mean, 0.0)) ** 2
 
 
 def detail_ratio(gray: np.ndarray) -> float:
@@ -292,8 +293,9 @@ _ANISO_KERNELS = tuple(
 
 
 def _energy(d: np.ndarray) -> float:
-    """Mean square of an int16 response, summed exactly in double (no float32 copy)."""
-    return cv2.norm(d, cv2.NORM_L2SQR) / d.size
+    """Mean square of an int16 response: its squares are exact in float32 (|d| <= 1020) and
+    cv2.mean sums them exactly in double. (cv2.norm's NORM_L2SQR of int16 is not exact.)"""
+    return float(cv2.mean(cv2.multiply(d, d, dtype=cv2.CV_32F))[0])
 
 
 # A row differing from both rows around it, the same way, by this many grey levels is a
