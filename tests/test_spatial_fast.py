@@ -12,14 +12,7 @@ import numpy as np
 import pytest
 
 from tools.ffmpeg import ffmpeg_exe
-from tools.signals import (
-    COMB_STEP,
-    _lap_var,
-    anisotropy,
-    combing,
-    detail_ratio,
-    sharpness,
-)
+from tools.signals import COMB_STEP, anisotropy, combing
 
 
 def _reference_anisotropy(gray: np.ndarray) -> float:
@@ -43,19 +36,6 @@ def _reference_combing(gray: np.ndarray) -> float:
     teeth &= np.abs(up - down) < COMB_STEP
     runs = teeth[:, 1:-1] & teeth[:, :-2] & teeth[:, 2:]
     return float(np.count_nonzero(runs)) / max(1, runs.size)
-
-
-def _reference_lap_var(gray: np.ndarray) -> float:
-    """Variance of the Laplacian as cv2.meanStdDev gives it."""
-    _, std = cv2.meanStdDev(cv2.Laplacian(gray, cv2.CV_16S, ksize=3))
-    return float(std[0, 0] ** 2)
-
-
-def _reference_detail(gray: np.ndarray) -> float:
-    h, w = gray.shape
-    half = cv2.resize(gray, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-    quarter = cv2.resize(half, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    return _reference_lap_var(half) / max(_reference_lap_var(quarter), 1e-3)
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +68,3 @@ def test_combing_matches_the_int16_form(frames) -> None:
     values = [combing(g) for g in frames]
     assert values == [_reference_combing(g) for g in frames]
     assert max(values[1::3]) > 10 * max(max(values[0::3]), 1e-6)  # woven frames have teeth
-
-
-def test_laplacian_variance_matches_mean_std_dev(frames) -> None:
-    for g in frames:
-        assert _lap_var(g) == _reference_lap_var(g)
-        assert sharpness(g) == _reference_lap_var(g)
-        assert detail_ratio(g) == _reference_detail(g)
