@@ -122,8 +122,7 @@ def temporal_signals(gray: np.ndarray, prev: np.ndarray | None) -> dict[str, np.
 
 def sharpness(gray: np.ndarray) -> float:
     """Variance of the Laplacian: high for crisp detail, falls with any kind of blur."""
-    _, std = cv2.meanStdDev(cv2.Laplacian(gray, cv2.CV_16S, ksize=3))
-    return float(std[0, 0] ** 2)
+    return _lap_var(gray)
 
 
 def noise_sigma(gray: np.ndarray) -> float:
@@ -253,6 +252,7 @@ def colour(bgr_small: np.ndarray) -> tuple[float, float, float]:
 
 
 def _lap_var(gray: np.ndarray) -> float:
+    """Variance of the 3x3 Laplacian (cv2.meanStdDev sums the int16 response exactly)."""
     _, std = cv2.meanStdDev(cv2.Laplacian(gray, cv2.CV_16S, ksize=3))
     return float(std[0, 0] ** 2)
 
@@ -278,12 +278,22 @@ def anisotropy(gray: np.ndarray) -> float:
     |log| (horizontal / vertical) and |log| (diagonal / anti-diagonal) second-difference
     energy. Motion blur smears detail along the motion only, so this rises where it starts,
     while blur of every other kind, and content with little detail, leave it near 0."""
-    g = gray.astype(np.float32)
-    energy = []
-    for kernel in (_SECOND_DIFF[None, :], _SECOND_DIFF[:, None], _DIAGONAL, _DIAGONAL[:, ::-1]):
-        d = cv2.filter2D(g, cv2.CV_32F, np.ascontiguousarray(kernel))
-        energy.append(float(cv2.mean(cv2.multiply(d, d))[0]) + 1e-3)
+    energy = [_energy(cv2.filter2D(gray, cv2.CV_16S, k)) + 1e-3 for k in _ANISO_KERNELS]
     return max(abs(math.log(energy[0] / energy[1])), abs(math.log(energy[2] / energy[3])))
+
+
+# Horizontal, vertical, diagonal and anti-diagonal second differences (uint8 in, exact int16
+# out: |response| <= 1020).
+_ANISO_KERNELS = tuple(
+    np.ascontiguousarray(k, dtype=np.float32)
+    for k in (_SECOND_DIFF[None, :], _SECOND_DIFF[:, None], _DIAGONAL, _DIAGONAL[:, ::-1])
+)
+
+
+def _energy(d: np.ndarray) -> float:
+    """Mean square of an int16 response: its squares are exact in float32 (|d| <= 1020) and
+    cv2.mean sums them exactly in double. (cv2.norm's NORM_L2SQR of int16 is not exact.)"""
+    return float(cv2.mean(cv2.multiply(d, d, dtype=cv2.CV_32F))[0])
 
 
 # A row differing from both rows around it, the same way, by this many grey levels is a
@@ -295,14 +305,20 @@ def combing(gray: np.ndarray) -> float:
     """Share of pixels where a row juts out from both neighbouring rows in the same direction
     while the rows two apart (the same field) agree, over 3 pixels of the row: the teeth
     interlacing leaves along moving edges. Progressive pictures show it only on one-pixel
-    horizontal lines; grain makes isolated teeth, not runs of them."""
-    g = gray.astype(np.int16)
-    up, mid, down = g[:-2], g[1:-1], g[2:]
-    a, b = mid - up, mid - down
-    teeth = ((a > COMB_STEP) & (b > COMB_STEP)) | ((a < -COMB_STEP) & (b < -COMB_STEP))
-    teeth &= np.abs(up - down) < COMB_STEP
-    runs = teeth[:, 1:-1] & teeth[:, :-2] & teeth[:, 2:]
-    return float(np.count_nonzero(runs)) / max(1, runs.size)
+    horizontal lines; grain makes isolated teeth, not runs of them.
+
+    In uint8 with saturating differences: max(mid - up, 0) > COMB_STEP is mid - up > COMB_STEP.
+    """
+    up, mid, down = gray[:-2], gray[1:-1], gray[2:]
+
+    def above(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return cv2.compare(cv2.subtract(a, b), COMB_STEP, cv2.CMP_GT)
+
+    jut = cv2.bitwise_or(cv2.bitwise_and(above(mid, up), above(mid, down)),
+                         cv2.bitwise_and(above(up, mid), above(down, mid)))
+    teeth = cv2.bitwise_and(jut, cv2.compare(cv2.absdiff(up, down), COMB_STEP, cv2.CMP_LT))
+    runs = cv2.bitwise_and(cv2.bitwise_and(teeth[:, 1:-1], teeth[:, :-2]), teeth[:, 2:])
+    return cv2.countNonZero(runs) / max(1, runs.shape[0] * runs.shape[1])
 
 
 def spatial_signals(gray: np.ndarray) -> dict[str, float]:

@@ -72,13 +72,23 @@ def startup_s(rounds: int = 3) -> float:
     return full - bare
 
 
+# The measurements spatial_signals calls (through tools.signals' globals): timed one by one
+# inside the spatial part, to show which of them the native-size samples pay for.
+SPATIAL_PARTS = ("sharpness", "noise_sigma", "impulse_fraction", "blockiness", "halo",
+                 "detail_ratio", "anisotropy", "combing")
+
+
 def profile_build(video: Path) -> dict[str, Any]:
     """One instrumented build of `video` (no cache, no CLIP); CPU and wall seconds per part."""
     import tools.index as ix
     import tools.onepass as op
+    import tools.signals as sig
     from tools.scenes import ShotDetector
 
-    clock = _Clock()
+    clock, inner = _Clock(), _Clock()
+    saved_sig = {n: getattr(sig, n) for n in SPATIAL_PARTS}
+    for n in SPATIAL_PARTS:
+        setattr(sig, n, inner.wrap(n, getattr(sig, n)))
     saved = {n: getattr(op, n) for n in ("temporal_signals", "spatial_signals",
                                          "colour_signals", "cv2")}
     saved_ix = {n: getattr(ix, n) for n in ("probe_video", "presentation_times", "derive")}
@@ -105,6 +115,8 @@ def profile_build(video: Path) -> dict[str, Any]:
             setattr(op, n, f)
         for n, f in saved_ix.items():
             setattr(ix, n, f)
+        for n, f in saved_sig.items():
+            setattr(sig, n, f)
         ShotDetector.feed = feed
     c0 = _cpu(resource.RUSAGE_CHILDREN)
     subprocess.run([ffmpeg_exe(), "-v", "error", "-threads", "2", "-i", str(video), "-f", "null",
@@ -119,10 +131,15 @@ def profile_build(video: Path) -> dict[str, Any]:
     res = {"video": str(video), "frames": int(len(index.frames["t"])),
            "measure_wall_s": round(wall, 2), "startup_imports_s": round(startup_s(), 2),
            "cpu_s": {k: round(v, 2) for k, v in parts.items()},
-           "cpu_total_s": round(kids + py, 2), "wall_s": res_wall}
+           "cpu_total_s": round(kids + py, 2), "wall_s": res_wall,
+           "spatial_cpu_s": {k: round(v, 3) for k, v in inner.cpu.items()}}
     width = max(len(k) for k in parts)
     print(f"where the time goes: {video.name}, {res['frames']} frames, build {wall:.2f} s wall, "
           f"{res['cpu_total_s']} CPU-s; start-up imports {res['startup_imports_s']} s")
     for k, v in sorted(parts.items(), key=lambda kv: -kv[1]):
         print(f"  {k:<{width}}  {v:6.2f} CPU-s")
+    n_hi = max(1, len(index.samples.get("t", [])))
+    print(f"  of the spatial signals, per native-size sample ({n_hi} samples):")
+    for k, v in sorted(inner.cpu.items(), key=lambda kv: -kv[1]):
+        print(f"    {k:<{width - 2}}  {1000 * v / n_hi:6.2f} CPU-ms")
     return res
