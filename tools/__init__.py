@@ -17,7 +17,7 @@ def _calibration_digest() -> str:
 
 
 # Bump SIGNALS_VERSION when a measurement changes: cached indexes are decoded again.
-SIGNALS_VERSION = "15"
+SIGNALS_VERSION = "14"
 # Bump EVENTS_RULES when scene or event detection changes: cached indexes keep their signals
 # and re-derive scenes and events from them, without decoding (as they do when `bench
 # calibrate` writes new thresholds).
