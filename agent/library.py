@@ -28,6 +28,7 @@ from tools.errors import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     InputError,
+    StorageError,
     exit_code_of,
 )
 from tools.jsonsafe import dumps
@@ -274,7 +275,12 @@ class SummarySaver:
     def save(self) -> tuple[Path, Path] | None:
         """Write the rows so far as PATH.csv and PATH.json now (None without a PATH)."""
         self.saved_at = time.monotonic()
-        return None if self.path is None else write_summary(self.sorted_rows(), self.path)
+        if self.path is None:
+            return None
+        try:
+            return write_summary(self.sorted_rows(), self.path)
+        except OSError as exc:  # mid-run or at the end: one line naming the file, exit 5
+            raise StorageError(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
 
 def answer_row(outcome: Outcome[Any]) -> dict[str, Any]:
