@@ -198,7 +198,8 @@ def windows(
 
     # 4. "the 3rd minute", "minute 3"
     minute = re.compile(
-        r"\b(?:the\s+)?(\w+)\s+minute\b(?!s)|\bminute\s+(\d+)\b", re.IGNORECASE
+        r"\b(?:the\s+)?(\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|"
+        r"ninth|tenth)\s+minute\b(?!s)|\bminute\s+(\d+)\b", re.IGNORECASE
     )
     for m in minute.finditer(text):
         if not free(m):
@@ -255,8 +256,16 @@ def windows(
         else:
             add(m, d - span, d, m.group(0))
 
-    # 7. before / after an instant: "after 5:00", "before 1:00"
-    side = re.compile(rf"\b(after|before|until|since|past)\s+({_TIME})", re.IGNORECASE)
+    # 7. before / after an instant: "after 5:00", "before 1:00", "from 1:30 on", "up to 1:00"
+    onward = re.compile(rf"\b(?:from\s+)?({_TIME})\s+(?:on|onwards?)\b(?!\s+\w+\s+(?:to|-))|"
+                        rf"\bfrom\s+({_TIME})\s+(?:to|till|until)\s+the\s+end\b",
+                        re.IGNORECASE)
+    for m in onward.finditer(text):
+        t = parse_time(m.group(1) or m.group(2))
+        if free(m) and t is not None:
+            add(m, t, d, m.group(0))
+    side = re.compile(rf"\b(after|before|until|since|past|up to|till|prior to|by)\s+({_TIME})",
+                      re.IGNORECASE)
     for m in side.finditer(text):
         if not free(m):
             continue
@@ -268,7 +277,15 @@ def windows(
         else:
             add(m, 0, t, m.group(0))
 
-    # 8. single instants: "at 2:15", "around 135 s", "00:01:10"
+    # 8. early / late in the video: its first or last third
+    third = re.compile(r"\b(early|late|later)\s+(?:on|in\s+(?:the|this)\s+(?:video|clip|footage|"
+                       r"film|recording|stream))\b", re.IGNORECASE)
+    for m in third.finditer(text):
+        if free(m):
+            add(m, *((0.0, d / 3) if m.group(1).lower() == "early" else (2 * d / 3, d)),
+                m.group(0))
+
+    # 9. single instants: "at 2:15", "around 135 s", "00:01:10"
     inst = re.compile(rf"({_CLOCK}|{_UNIT_TIME})", re.IGNORECASE)
     for m in inst.finditer(text):
         if not free(m):
