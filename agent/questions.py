@@ -36,6 +36,7 @@ from agent.options import (
 from agent.times import (
     ORDINALS,
     POINT_HALF_WIDTH_S,
+    SIDE_OF_TIME,
     Window,
     durations,
     numbers,
@@ -76,6 +77,7 @@ def _kind(q: str, options: Sequence[str]) -> str:
     """The kind of a question already in English words (see question_kind)."""
     q = q.strip()
     low = q.lower()
+    ordered = SIDE_OF_TIME.sub(" ", low)  # "after 1:00" names a window, not an order
     has_dist = bool(distortions(q)) or mentions_generic(q)
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
@@ -96,7 +98,7 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
         return "severity"
     for kind in VOCAB.kind_order:
-        if VOCAB.kinds[kind].search(low):
+        if VOCAB.kinds[kind].search(ordered if kind == "temporal_relation" else low):
             if kind == "comparison" and _CUE["which_type"].search(low) \
                     and not _CUE["pairwise"].search(low):
                 return "classification"

@@ -73,6 +73,10 @@ class Window:
 
 
 POINT_HALF_WIDTH_S = 2.0  # "at 2:15" looks at 2:13-2:17
+_UNIT_S = {"s": 1.0, "m": 60.0, "h": 3600.0}  # seconds per unit, by its first letter
+# A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
+SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
+                          rf"since|past|up to|till|prior to)\s+{_TIME}", re.IGNORECASE)
 
 
 def _amount(word: str) -> float | None:
@@ -152,15 +156,17 @@ def windows(
         if a is None or b is None:
             continue
         if re.fullmatch(_NUM, a_txt) and not re.fullmatch(_NUM, b_txt):
-            a = float(a_txt) * (60.0 if re.search(r"m", b_txt) and "s" not in b_txt else 1.0)
+            # "1 to 2 minutes": the bare first number takes the unit of the second
+            last_unit = re.search(r"([a-z]+)\s*$", b_txt.lower())
+            a = float(a_txt) * _UNIT_S.get(last_unit.group(1)[0] if last_unit else "s", 1.0)
         if b <= a:
             continue
         add(m, a, b, m.group(0).strip())
 
     # 2. relative parts: first/second half, last third, first quarter, beginning, end, middle
     part = re.compile(
-        r"\b(first|second|third|fourth|fifth|last|final|latter|former|middle|opening|closing)"
-        r"\s+(half|third|quarter|fifth|tenth|part|portion|section)\b",
+        r"\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|latter|former|middle|"
+        r"opening|closing)\s+(half|third|quarter|fifth|tenth|part|portion|section)\b",
         re.IGNORECASE,
     )
     for m in part.finditer(text):
@@ -179,19 +185,23 @@ def windows(
 
     # 3. "the first/last N seconds/minutes", "the last minute", "the first 10%"
     edge = re.compile(
-        r"\b(first|last|final|opening|closing|initial)\s+(?:(\d+(?:\.\d+)?|[a-z-]+)\s+)?"
-        r"(seconds?|secs?|minutes?|mins?|hours?)\b",
+        r"\b(first|last|final|opening|closing|initial)\s+(?:(?:(\d+(?:\.\d+)?)\s*|([a-z-]+)\s+)"
+        r"(seconds?|secs?|minutes?|mins?|hours?)|(\d+(?:\.\d+)?)\s*([smh]))\b"
+        r"|\b(first|last|final|opening|closing|initial)\s+(seconds|secs|minutes?|mins?|hours?)\b",
         re.IGNORECASE,
     )
     for m in edge.finditer(text):
         if not free(m):
             continue
-        n = _amount(m.group(2)) if m.group(2) else 1.0
+        which = m.group(1) or m.group(7)
+        amount = m.group(2) or m.group(3) or m.group(5)
+        unit = (m.group(4) or m.group(6) or m.group(8)).lower()
+        # "the closing seconds": a few (10 s); "the last minute": one
+        n = _amount(amount) if amount else (10.0 if unit.startswith("s") else 1.0)
         if n is None:
             continue
-        unit = m.group(3).lower()
         length = n * (3600 if unit.startswith("h") else 60 if unit.startswith("m") else 1)
-        if m.group(1).lower() in ("last", "final", "closing"):
+        if which.lower() in ("last", "final", "closing"):
             add(m, d - length, d, m.group(0))
         else:
             add(m, 0, length, m.group(0))
@@ -295,7 +305,8 @@ def windows(
             continue
         before = text[max(0, m.start() - 14) : m.start()].lower()
         if re.search(r"(last|lasts|lasting|for|about|approximately|roughly|over|under|than)\s*$",
-                     before) and not re.search(r"(at|around)\s*$", before):
+                     before) and not re.search(r"\b(at|around|near)\s+(?:(?:about|approximately|"
+                                               r"roughly|around|some)\s+)?$", before):
             if not re.fullmatch(_CLOCK, m.group(1)):
                 continue  # "lasts about 5 seconds": a duration, not a time
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)

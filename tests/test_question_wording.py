@@ -95,6 +95,23 @@ def test_growth_shapes_are_trends_over_the_whole_video(question, claim):
     assert q.kind == "trend" and q.claim == claim and q.windows == []
 
 
+def test_a_side_of_an_instant_is_a_window_not_an_order():
+    q = parsed("Is there noise after 1:30?")
+    assert q.kind == "detection" and q.window.span == (90.0, 180.0)
+
+
+@pytest.mark.parametrize("question", [
+    "Is it noisier at 2:00 than at 0:30?", "Is the opening half crisper than the closing half?",
+])
+def test_comparatives_apart_from_than_compare(question):
+    q = parsed(question)
+    assert q.kind == "comparison" and len(q.windows) == 2
+
+
+def test_a_quality_comparative_claims_better():
+    assert "better than" in parsed("Is the opening half crisper than the closing half?").text
+
+
 def test_a_growth_word_at_an_explicit_time_stays_a_detection():
     assert parsed("Does the picture get darker at 1:10?").kind == "detection"
 
@@ -132,6 +149,11 @@ def test_which_window_is_clean_asks_for_the_least(question):
     ("Is the picture shaky early on?", (0, 80)),
     ("Is the picture shaky late in the clip?", (160, 240)),
     ("Any flicker in minute 3?", (120, 180)),
+    ("Any grain in the last 20s?", (220, 240)),
+    ("Is it soft between 1 and 2 minutes?", (60, 120)),
+    ("Is it soft at roughly 95s?", (93, 97)),
+    ("Any blur in the 2nd half?", (120, 240)),
+    ("Any blur in the closing seconds?", (230, 240)),
 ])
 def test_spoken_times(question, span):
     w = parsed(question, duration=240.0).windows
