@@ -108,6 +108,9 @@ def _kind(q: str, options: Sequence[str]) -> str:
             return kind
     if options and all(is_yes(o) or is_no(o) for o in options):
         return "detection"
+    if options and sum(bool(parse_option("A", o, 0.0).trend) for o in options) >= max(
+            2, len(options) - 1):
+        return "trend"  # "how does it hold up?" over options that are all trends
     if not options:
         return "open" if has_dist or _is_quality(q) else "not_understood"
     if sum(bool(distortions(o)) for o in options) >= len(options) - 1:
@@ -119,9 +122,10 @@ def _kind(q: str, options: Sequence[str]) -> str:
 
 def grows(text: str) -> bool:
     """Whether a question asks if something grows or fades as the video goes on ("is it
-    getting noisier?"), pinning no explicit time and naming no parts to compare."""
-    return bool(VOCAB.grows.search(text)) and not re.search(r"\d|\bwhich\b|\bthan\b", text,
-                                                           re.IGNORECASE)
+    getting noisier?"), pinning no explicit time, naming no parts to compare and asking for
+    no "most" ("what degrades it most?" asks for the dominant factor)."""
+    return bool(VOCAB.grows.search(text)) and not re.search(r"\d|\b(?:which|than|most)\b",
+                                                           text, re.IGNORECASE)
 
 
 # Comparatives that claim the picture gets better, not its distortion stronger.

@@ -112,6 +112,19 @@ def test_a_quality_comparative_claims_better():
     assert "better than" in parsed("Is the opening half crisper than the closing half?").text
 
 
+@pytest.mark.parametrize(("question", "options", "kind"), [
+    ("At which moment does the picture start breaking up?", ["0:10-0:20", "1:00-1:10"],
+     "localization"),
+    ("Does the picture quality tail off toward the end?", YN, "trend"),
+    ("Is the footage heading downhill over the clip?", YN, "trend"),
+    ("How does the picture hold up over the whole runtime?",
+     ["It declines", "It improves", "It stays constant"], "trend"),
+    ("What drags the picture down most?", ["Blur", "Noise", "Flicker"], "dominant_factor"),
+])
+def test_kinds_by_structure(question, options, kind):
+    assert parsed(question, options).kind == kind
+
+
 def test_a_growth_word_at_an_explicit_time_stays_a_detection():
     assert parsed("Does the picture get darker at 1:10?").kind == "detection"
 
