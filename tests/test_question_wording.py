@@ -204,3 +204,16 @@ def test_frame_drops_answer_a_stutter_question(tmp_path):
     ans = ask(idx, "At what point does playback micro-stutter?",
               ["0:10 - 0:13", "1:09 - 1:13", "2:30 - 2:33"], tmp_path)
     assert ans.choice == "B"
+
+
+def test_phrases_use_the_data_files_own_optional_syntax():
+    # "(a )?b" is regex, not phrase syntax (optional words are "[a] b"): it never matches
+    from agent.vocabulary import vocabulary
+    bad = [p for g in vocabulary().data["phrases"] for lang in ("en", "de", "fr", "es")
+           for p in g.get(lang, ()) if ")?" in p and not p.startswith("re:")]
+    assert bad == []
+
+
+def test_optional_words_in_new_phrases_match_with_and_without_them():
+    assert parsed("Is the picture lacking fine detail at 1:00?").type == "blur"
+    assert parsed("Is there digital garbage at 1:00?").type == "corruption"
