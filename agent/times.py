@@ -169,6 +169,7 @@ def windows(
         r"opening|closing)\s+(half|third|quarter|fifth|tenth|part|portion|section)\b",
         re.IGNORECASE,
     )
+    parts_named: list[tuple[int, int, float]] = []  # (end, k, i) of each part named
     for m in part.finditer(text):
         if not free(m):
             continue
@@ -180,6 +181,24 @@ def windows(
         i = {"last": k, "final": k, "latter": k, "closing": k, "middle": (k + 1) / 2,
              "former": 1, "opening": 1}.get(which) or ORDINALS.get(which, 1)
         part = _nth_part(i, k, d)
+        if part:
+            add(m, *part, m.group(0))
+            parts_named.append((m.end(), k, i))
+    # "... the second half worse than the first?": the part's noun left out after it
+    elided = re.compile(
+        r"\b(?:than|or|and|vs\.?|versus|with|to)\s+(?:in\s+|during\s+)?the\s+(first|second|"
+        r"third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|latter|former|opening|closing|other)"
+        r"(?:\s+one)?\b(?!\s*(?:half|third|quarter|fifth|tenth|part|portion|section|minute|"
+        r"seconds?|minutes?|hours?|segment|scene|\d))", re.IGNORECASE)
+    for m in elided.finditer(text):
+        before = [(k, i) for end, k, i in parts_named if end <= m.start()]
+        if not before or not free(m):
+            continue
+        k, prev = before[-1]
+        which = m.group(1).lower()
+        i = {"last": k, "final": k, "latter": k, "closing": k, "former": 1, "opening": 1,
+             "other": k + 1 - prev if k == 2 else None}.get(which) or ORDINALS.get(which)
+        part = _nth_part(i, k, d) if i else None
         if part:
             add(m, *part, m.group(0))
 

@@ -217,3 +217,13 @@ def test_phrases_use_the_data_files_own_optional_syntax():
 def test_optional_words_in_new_phrases_match_with_and_without_them():
     assert parsed("Is the picture lacking fine detail at 1:00?").type == "blur"
     assert parsed("Is there digital garbage at 1:00?").type == "corruption"
+
+
+@pytest.mark.parametrize(("question", "spans"), [
+    ("Is the last third blurrier than the first one?", [(160, 240), (0, 80)]),
+    ("Is the opening half noisier than the other?", [(0, 120), (120, 240)]),
+])
+def test_a_part_named_once_is_understood_when_its_noun_is_left_out(question, spans):
+    w = parsed(question, duration=240.0).windows
+    assert [(round(x.start_s), round(x.end_s)) for x in w] == spans
+
