@@ -86,11 +86,22 @@ def is_supported(code: str) -> bool:
     return code in VOCAB.supported
 
 
+def paraphrase(text: str) -> str:
+    """English question shapes said in other words, in the words the kind rules know ("for
+    how many seconds" -> "how long", "count the freezes" -> "how many freezes")."""
+    for rx, repl in VOCAB.paraphrase:
+        text = rx.sub(repl, text)
+    return text
+
+
 @lru_cache(maxsize=4096)
 def gloss(text: str, code: str) -> str:
-    """The text with its question, time and option words in English (quality terms kept)."""
-    if code == "en" or not is_supported(code) or code not in VOCAB.gloss:
+    """The text with its question, time and option words in English (quality terms kept),
+    its question shapes in the words the rules know (see paraphrase)."""
+    if not is_supported(code):
         return text
+    if code == "en" or code not in VOCAB.gloss:
+        return paraphrase(text)
     out = _normal(text)
     for rx, repl in VOCAB.gloss_patterns.get(code, ()):
         out = rx.sub(repl, out)
@@ -102,7 +113,7 @@ def gloss(text: str, code: str) -> str:
         parts += [out[pos:f.start], f" {f.payload} "]
         pos = f.end
     parts.append(out[pos:])
-    return re.sub(r"\s+", " ", "".join(parts)).strip()
+    return paraphrase(re.sub(r"\s+", " ", "".join(parts)).strip())
 
 
 def read(text: str, context: str = "") -> Reading:

@@ -36,6 +36,7 @@ from agent.options import (
 from agent.times import (
     ORDINALS,
     POINT_HALF_WIDTH_S,
+    SIDE_OF_TIME,
     Window,
     durations,
     numbers,
@@ -76,6 +77,7 @@ def _kind(q: str, options: Sequence[str]) -> str:
     """The kind of a question already in English words (see question_kind)."""
     q = q.strip()
     low = q.lower()
+    ordered = SIDE_OF_TIME.sub(" ", low)  # "after 1:00" names a window, not an order
     has_dist = bool(distortions(q)) or mentions_generic(q)
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
@@ -87,11 +89,16 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \
             and not _CUE["ranking"].search(low):
         return "localization"
+    # "Which of these stretches ...?" over options that are all times ranks them.
+    if options and len(opt_windows) == len(options) >= 2 and re.search(r"\bwhich\b", low):
+        return "comparison"
+    if grows(low):
+        return "trend"
     levelled = sum(has_level(o) and not is_yes(o) and not is_no(o) for o in options)
     if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
         return "severity"
     for kind in VOCAB.kind_order:
-        if VOCAB.kinds[kind].search(low):
+        if VOCAB.kinds[kind].search(ordered if kind == "temporal_relation" else low):
             if kind == "comparison" and _CUE["which_type"].search(low) \
                     and not _CUE["pairwise"].search(low):
                 return "classification"
@@ -101,6 +108,9 @@ def _kind(q: str, options: Sequence[str]) -> str:
             return kind
     if options and all(is_yes(o) or is_no(o) for o in options):
         return "detection"
+    if options and sum(bool(parse_option("A", o, 0.0).trend) for o in options) >= max(
+            2, len(options) - 1):
+        return "trend"  # "how does it hold up?" over options that are all trends
     if not options:
         return "open" if has_dist or _is_quality(q) else "not_understood"
     if sum(bool(distortions(o)) for o in options) >= len(options) - 1:
@@ -108,6 +118,28 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if not has_dist and not _is_quality(q):
         return "not_understood"
     return "overall"
+
+
+def grows(text: str) -> bool:
+    """Whether a question asks if something grows or fades as the video goes on ("is it
+    getting noisier?"), pinning no explicit time, naming no parts to compare and asking for
+    no "most" ("what degrades it most?" asks for the dominant factor)."""
+    return bool(VOCAB.grows.search(text)) and not re.search(r"\d|\b(?:which|than|most)\b",
+                                                           text, re.IGNORECASE)
+
+
+# Comparatives that claim the picture gets better, not its distortion stronger.
+_BETTER = re.compile(r"\b(better|sharper|clearer|cleaner|crisper|smoother|steadier|"
+                     r"more (?:stable|natural|detailed|focused|vivid)|less \w+|improv\w*)\b",
+                     re.IGNORECASE)
+
+
+def growth_claim(text: str) -> str | None:
+    """The trend a growth question claims: "improving" for "does it get sharper?",
+    "degrading" for "does the grain get heavier?"; None when it is not such a question."""
+    if not grows(text):
+        return None
+    return "improving" if _BETTER.search(text) else "degrading"
 
 
 def unrecognised(text: str, lang: str = "en") -> list[str]:
@@ -143,6 +175,8 @@ class Question:
     options: list[Option]
     duration_s: float
     least: bool = False  # asks for the least/mildest/best instead of the worst
+    absent: bool = False  # a yes/no question asking whether the distortion is absent
+    claim: str | None = None  # the trend a growth question claims (see growth_claim)
     n_segments: int | None = None
     language: str = "en"
     original: str = ""
@@ -161,6 +195,10 @@ class Question:
     def window(self) -> Window | None:
         """The single window the question is about (the first named), if any."""
         return self.windows[0] if self.windows else None
+
+
+_DIRECTION_WORDS = re.compile(r"\b(end|ending|close|finish|start|beginning|opening|early|"
+                              r"late|later)\b", re.IGNORECASE)
 
 
 def _n_segments(question: str, options: Sequence[str]) -> int | None:
@@ -194,14 +232,19 @@ def parse_question(
     types = distortions(text) if reading.supported else []
     unknown = unrecognised(text, reading.code) if kind in TYPED_KINDS and not types \
         and not mentions_generic(text) else []
+    wins = windows(text, duration_s, n_seg, scenes)
+    if kind == "trend":  # "towards the end", "later on": where it goes, not a scope
+        wins = [w for w in wins if not _DIRECTION_WORDS.search(w.label)]
     return Question(
         text=text,
         kind=kind,
-        windows=windows(text, duration_s, n_seg, scenes),
+        windows=wins,
         types=types,
         options=opts,
         duration_s=float(duration_s),
         least=bool(VOCAB.least.search(text)),
+        absent=kind == "detection" and bool(VOCAB.absent.search(text)),
+        claim=growth_claim(text) if kind == "trend" else None,
         n_segments=n_seg,
         language=reading.code,
         original=question,
@@ -212,6 +255,7 @@ def parse_question(
 __all__ = [
     "GRADE_WORDS", "KINDS", "LEVEL_WORDS", "POINT_HALF_WIDTH_S", "TREND_WORDS", "TYPE_NAMES",
     "Mention", "Option", "Question", "Window", "distortion_type", "distortions", "durations",
-    "letters", "mentions_generic", "numbers", "parse_option", "parse_question", "parse_time",
-    "question_kind", "segment_count", "type_name", "unrecognised", "windows",
+    "growth_claim", "grows", "letters", "mentions_generic", "numbers", "parse_option",
+    "parse_question", "parse_time", "question_kind", "segment_count", "type_name",
+    "unrecognised", "windows",
 ]

@@ -73,6 +73,10 @@ class Window:
 
 
 POINT_HALF_WIDTH_S = 2.0  # "at 2:15" looks at 2:13-2:17
+_UNIT_S = {"s": 1.0, "m": 60.0, "h": 3600.0}  # seconds per unit, by its first letter
+# A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
+SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
+                          rf"since|past|up to|till|prior to)\s+{_TIME}", re.IGNORECASE)
 
 
 def _amount(word: str) -> float | None:
@@ -152,17 +156,20 @@ def windows(
         if a is None or b is None:
             continue
         if re.fullmatch(_NUM, a_txt) and not re.fullmatch(_NUM, b_txt):
-            a = float(a_txt) * (60.0 if re.search(r"m", b_txt) and "s" not in b_txt else 1.0)
+            # "1 to 2 minutes": the bare first number takes the unit of the second
+            last_unit = re.search(r"([a-z]+)\s*$", b_txt.lower())
+            a = float(a_txt) * _UNIT_S.get(last_unit.group(1)[0] if last_unit else "s", 1.0)
         if b <= a:
             continue
         add(m, a, b, m.group(0).strip())
 
     # 2. relative parts: first/second half, last third, first quarter, beginning, end, middle
     part = re.compile(
-        r"\b(first|second|third|fourth|fifth|last|final|latter|former|middle|opening|closing)"
-        r"\s+(half|third|quarter|fifth|tenth|part|portion|section)\b",
+        r"\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|latter|former|middle|"
+        r"opening|closing)\s+(half|third|quarter|fifth|tenth|part|portion|section)\b",
         re.IGNORECASE,
     )
+    parts_named: list[tuple[int, int, float]] = []  # (end, k, i) of each part named
     for m in part.finditer(text):
         if not free(m):
             continue
@@ -176,29 +183,52 @@ def windows(
         part = _nth_part(i, k, d)
         if part:
             add(m, *part, m.group(0))
+            parts_named.append((m.end(), k, i))
+    # "... the second half worse than the first?": the part's noun left out after it
+    elided = re.compile(
+        r"\b(?:than|or|and|vs\.?|versus|with|to)\s+(?:in\s+|during\s+)?the\s+(first|second|"
+        r"third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|latter|former|opening|closing|other)"
+        r"(?:\s+one)?\b(?!\s*(?:half|third|quarter|fifth|tenth|part|portion|section|minute|"
+        r"seconds?|minutes?|hours?|segment|scene|\d))", re.IGNORECASE)
+    for m in elided.finditer(text):
+        before = [(k, i) for end, k, i in parts_named if end <= m.start()]
+        if not before or not free(m):
+            continue
+        k, prev = before[-1]
+        which = m.group(1).lower()
+        i = {"last": k, "final": k, "latter": k, "closing": k, "former": 1, "opening": 1,
+             "other": k + 1 - prev if k == 2 else None}.get(which) or ORDINALS.get(which)
+        part = _nth_part(i, k, d) if i else None
+        if part:
+            add(m, *part, m.group(0))
 
     # 3. "the first/last N seconds/minutes", "the last minute", "the first 10%"
     edge = re.compile(
-        r"\b(first|last|final|opening|closing|initial)\s+(?:(\d+(?:\.\d+)?|[a-z-]+)\s+)?"
-        r"(seconds?|secs?|minutes?|mins?|hours?)\b",
+        r"\b(first|last|final|opening|closing|initial)\s+(?:(?:(\d+(?:\.\d+)?)\s*|([a-z-]+)\s+)"
+        r"(seconds?|secs?|minutes?|mins?|hours?)|(\d+(?:\.\d+)?)\s*([smh]))\b"
+        r"|\b(first|last|final|opening|closing|initial)\s+(seconds|secs|minutes?|mins?|hours?)\b",
         re.IGNORECASE,
     )
     for m in edge.finditer(text):
         if not free(m):
             continue
-        n = _amount(m.group(2)) if m.group(2) else 1.0
+        which = m.group(1) or m.group(7)
+        amount = m.group(2) or m.group(3) or m.group(5)
+        unit = (m.group(4) or m.group(6) or m.group(8)).lower()
+        # "the closing seconds": a few (10 s); "the last minute": one
+        n = _amount(amount) if amount else (10.0 if unit.startswith("s") else 1.0)
         if n is None:
             continue
-        unit = m.group(3).lower()
         length = n * (3600 if unit.startswith("h") else 60 if unit.startswith("m") else 1)
-        if m.group(1).lower() in ("last", "final", "closing"):
+        if which.lower() in ("last", "final", "closing"):
             add(m, d - length, d, m.group(0))
         else:
             add(m, 0, length, m.group(0))
 
     # 4. "the 3rd minute", "minute 3"
     minute = re.compile(
-        r"\b(?:the\s+)?(\w+)\s+minute\b(?!s)|\bminute\s+(\d+)\b", re.IGNORECASE
+        r"\b(?:the\s+)?(\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|"
+        r"ninth|tenth)\s+minute\b(?!s)|\bminute\s+(\d+)\b", re.IGNORECASE
     )
     for m in minute.finditer(text):
         if not free(m):
@@ -255,8 +285,16 @@ def windows(
         else:
             add(m, d - span, d, m.group(0))
 
-    # 7. before / after an instant: "after 5:00", "before 1:00"
-    side = re.compile(rf"\b(after|before|until|since|past)\s+({_TIME})", re.IGNORECASE)
+    # 7. before / after an instant: "after 5:00", "before 1:00", "from 1:30 on", "up to 1:00"
+    onward = re.compile(rf"\b(?:from\s+)?({_TIME})\s+(?:on|onwards?)\b(?!\s+\w+\s+(?:to|-))|"
+                        rf"\bfrom\s+({_TIME})\s+(?:to|till|until)\s+the\s+end\b",
+                        re.IGNORECASE)
+    for m in onward.finditer(text):
+        t = parse_time(m.group(1) or m.group(2))
+        if free(m) and t is not None:
+            add(m, t, d, m.group(0))
+    side = re.compile(rf"\b(after|before|until|since|past|up to|till|prior to|by)\s+({_TIME})",
+                      re.IGNORECASE)
     for m in side.finditer(text):
         if not free(m):
             continue
@@ -268,7 +306,15 @@ def windows(
         else:
             add(m, 0, t, m.group(0))
 
-    # 8. single instants: "at 2:15", "around 135 s", "00:01:10"
+    # 8. early / late in the video: its first or last third
+    third = re.compile(r"\b(early|late|later)\s+(?:on|in\s+(?:the|this)\s+(?:video|clip|footage|"
+                       r"film|recording|stream))\b", re.IGNORECASE)
+    for m in third.finditer(text):
+        if free(m):
+            add(m, *((0.0, d / 3) if m.group(1).lower() == "early" else (2 * d / 3, d)),
+                m.group(0))
+
+    # 9. single instants: "at 2:15", "around 135 s", "00:01:10"
     inst = re.compile(rf"({_CLOCK}|{_UNIT_TIME})", re.IGNORECASE)
     for m in inst.finditer(text):
         if not free(m):
@@ -278,7 +324,8 @@ def windows(
             continue
         before = text[max(0, m.start() - 14) : m.start()].lower()
         if re.search(r"(last|lasts|lasting|for|about|approximately|roughly|over|under|than)\s*$",
-                     before) and not re.search(r"(at|around)\s*$", before):
+                     before) and not re.search(r"\b(at|around|near)\s+(?:(?:about|approximately|"
+                                               r"roughly|around|some)\s+)?$", before):
             if not re.fullmatch(_CLOCK, m.group(1)):
                 continue  # "lasts about 5 seconds": a duration, not a time
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)

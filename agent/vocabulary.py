@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from agent.wordforms import WordForms
+
 VOCAB_PATH = Path(__file__).parent / "brains" / "local" / "vocabulary.toml"
 
 # Chinese, Japanese (kana) and Korean characters: matched without word boundaries.
@@ -102,21 +104,29 @@ class Found:
 
 
 class Matcher:
-    """Phrases with payloads; `find` returns non-overlapping matches, the longest winning."""
+    """Phrases with payloads; `find` returns non-overlapping matches, the longest winning.
 
-    def __init__(self, entries: Iterable[tuple[str, Any]], hyphen: bool = True) -> None:
+    With `stems` ({phrase: language}), plain phrases (words only) also match other forms of
+    their words (agent/wordforms.py): "pixelated" finds "pixelating", "frame drops" finds
+    "frames dropped"."""
+
+    def __init__(self, entries: Iterable[tuple[str, Any]], hyphen: bool = True,
+                 stems: dict[str, str] | None = None) -> None:
+        entries = list(entries)
         self.entries = [(re.compile(phrase_pattern(p, hyphen), re.IGNORECASE), payload,
                          len(p.replace("*", ""))) for p, payload in entries]
         # One pattern of them all, to skip texts that hold none of the phrases.
         self._any = re.compile("|".join(f"(?:{r.pattern})" for r, _, _ in self.entries) or "$^",
                                re.IGNORECASE)
+        self.forms = WordForms((p, payload, stems[p]) for p, payload in entries
+                               if stems and p in stems) if stems else None
 
     def find(self, text: str) -> list[Found]:
         """The phrases in `text`, in order; where two overlap, the longer (then the more
         literal) one is kept."""
-        if not self._any.search(text):
+        cands = self.forms.find(text) if self.forms else []
+        if not cands and not self._any.search(text):
             return []
-        cands = []
         for rx, payload, literal in self.entries:
             for m in rx.finditer(text):
                 if m.end() > m.start():
@@ -179,9 +189,9 @@ class Vocabulary:
                     terms.append((p, Term(group["type"], group.get("subtype", ""),
                                           tuple(group.get("also", ())),
                                           bool(group.get("alone", True)), lang)))
-        self.terms = Matcher(terms)
-        self.generic = Matcher((p, lang) for lang in self.supported
-                               for p in data["generic"].get(lang, ()))
+        self.terms = Matcher(terms, stems={p: t.lang for p, t in terms})
+        generic = [(p, lang) for lang in self.supported for p in data["generic"].get(lang, ())]
+        self.generic = Matcher(generic, stems=dict(generic))
         self.tone = frozenset(w.lower() for w in data["tone"]["words"])
         kinds = data["kinds"]
         self.kind_order: list[str] = list(kinds["order"])
@@ -191,6 +201,10 @@ class Vocabulary:
             for k, v in kinds.items() if isinstance(v, list) and k != "order"}
         self.scope = {k: any_of(v) for k, v in data["scope"].items()}
         self.least = any_of(data["direction"]["least"])
+        self.absent = any_of(data["direction"]["absent"])
+        self.grows = any_of(data["grows"]["en"])
+        self.paraphrase: list[tuple[re.Pattern, str]] = [
+            (re.compile(k, re.IGNORECASE), v) for k, v in data.get("paraphrase", {}).items()]
         opts = data["options"]
         self.yes = any_of(opts["yes"], anchored=True)
         self.no = any_of(opts["no"], anchored=True)

@@ -69,7 +69,7 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     measured = "stable" if kind == "occasional" else kind
     choice = None
     if q.options:
-        claimed = claimed_trend(q.text)
+        claimed = claimed_trend(q.text) or q.claim
         if claimed and any(o.yes or o.no for o in q.options):
             choice = yes_no(q, claimed == measured)
         else:

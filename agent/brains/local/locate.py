@@ -91,7 +91,7 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     probed = not evs and q.window is not None and probed_level(q.type, data) > 0
     present = bool(evs) or probed
     name, span = what(q), where(q, ctx.duration_s)
-    choice = yes_no(q, present)
+    choice = yes_no(q, present != q.absent)  # "is it free of blur?": yes when absent
     if choice is None and q.options:
         if present:
             choice, _ = by_type(q, type_load(evs), subtypes(evs))
