@@ -26,8 +26,8 @@ from tools.model import Event
 # lose (clean cartoons and renders measure 0.00-0.03), so its ratio means nothing there.
 GRAIN_OFFSET = 0.05
 EDGE_REACH_S = 2.5  # a stretch's edge is placed at the largest coding step this close ...
-TIME_EPS_S = 1e-3  # float32 sample times against float64 cut times
 EDGE_SIDE_S = 1.5  # ... measured between the means of this long before and after it
+TIME_EPS_S = 1e-3  # float32 sample times against float64 cut times
 
 
 def coding_measures(samples: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -49,7 +49,9 @@ def coding_departure(measures: tuple[np.ndarray, np.ndarray], step: float,
 
 
 def combined(blk: np.ndarray, grain: np.ndarray) -> np.ndarray:
-    """Two moves read as one coding move: the lesser of them (both must move)."""
+    """Two moves read as one coding move: the lesser of them (both must move; their mean
+    let a blur's grain loss outweigh a chance rise of blockiness, and clean footage reached
+    0.91 where it reaches 0.21 with the lesser)."""
     return np.minimum(blk, grain)
 
 
