@@ -4,12 +4,14 @@ and a blur that stays blur keeping the rest of its shot clean (no event needs a 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from tests.test_events import FPS, _frames, _samples, _scenes
 from tools.detectors import detect_events
 from tools.detectors.base import Context
-from tools.detectors.blur import HEAVY
+from tools.detectors.blur import HEAVY, BlurDetector
 from tools.detectors.colour import DESATURATION
 from tools.detectors.spatial_events import SpatialDetector, _jitter
 from tools.detectors.spatial_spec import SpatialSpec, series
@@ -148,3 +150,21 @@ def test_a_shot_that_opens_and_closes_on_one_sharp_frame_is_not_blurred():
     s["sharpness"][idx[-1]] *= 4.0
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     assert not [e for e in events if e.type == "blur"], events
+
+
+def test_a_brief_mild_raw_event_explains_what_lies_mostly_inside_it():
+    """A glitch pixelating a shot for 4 s also softens it there: a blur inside it is the
+    glitch's, though the glitch is too brief and mild to be reported itself."""
+    s = _samples(60.0)
+    glitch = (s["t"] >= 20.0) & (s["t"] < 24.0)
+    s["grid"][glitch] *= 1.4
+    soft = (s["t"] >= 21.0) & (s["t"] < 23.0)
+    s["detail"][soft] *= 0.5
+    s["sharpness"][soft] *= 0.3
+    ctx = Context.build(_frames(60.0), s, _scenes([0.0, 60.0]), FPS)
+    pulses = _Pulses()
+    pulses.specs = (replace(pulses.specs[0], signal="grid"),)
+    assert pulses.detect(ctx)
+    assert not [e for e in BlurDetector().detect(ctx) if e.type == "blur"]
+    assert [e for e in BlurDetector().detect(Context.build(_frames(60.0), s, _scenes([0.0, 60.0]),
+                                                            FPS)) if e.type == "blur"]

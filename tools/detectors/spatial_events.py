@@ -69,6 +69,15 @@ CONFIRM_MIN_OUTSIDE = 3
 CONFIRM_DROP_INSIDE = 3
 
 
+# A brief mild raw event is dropped at the end (finish.convincing), so it explains no sample
+# of a later type: the coin clip's encoder pulses its blockiness for 2.5 s every keyframe,
+# and those pulses, each explaining blur sample by sample, hid a heavy blur between them.
+# It explains only a later event lying mostly (this share of its samples) inside it: a
+# glitch that pixelates a shot for 4 s also softens it there. Kept apart under kind+BRIEF.
+BRIEF = ":brief"
+BRIEF_SHARE = 0.5
+
+
 def drop_severity(drop: float, scale: tuple[float, ...]) -> float:
     """Severity of a fall (log) on a spec's `drop` scale: (first visible, severe) ramps 0.2 to
     1.0; (first visible, severe, knee, far) follows that ramp up to severity `knee` and then
@@ -346,17 +355,23 @@ class SpatialDetector(Detector):
         return None
 
     def detect(self, ctx: Context) -> list[Event]:
-        """Events of every spec; the samples covered by those that will be reported (not
-        brief and mild: see finish.convincing) are marked explained by the type. A brief mild
-        raw event is dropped at the end, so it explains nothing either (pulses of an encoder's
-        blockiness every keyframe hid a heavy blur between them)."""
+        """Events of every spec. The samples of those that will be reported (not brief and
+        mild: see finish.convincing) are explained by the type, sample by sample; a brief
+        mild one explains only the later events lying mostly inside it (see BRIEF_SHARE)."""
         events: list[Event] = []
         quiet = self.quiet(ctx)
+        t = ctx.sample_times
         for spec in self.specs:
-            mask = ctx.explaining(self.explainers(spec))
+            kinds = self.explainers(spec)
+            mask = ctx.explaining(kinds)
             if spec.pairs_only:  # a second opinion only where the first found nothing
                 mask |= ctx.explaining((spec.type,))
             found, _ = spatial_events(ctx.samples, ctx.scenes, spec, mask, quiet)
+            brief = ctx.explaining(tuple(k + BRIEF for k in kinds))
+            found = [e for e in found if covering(t, [e])[brief].sum()
+                     < BRIEF_SHARE * covering(t, [e]).sum()]
             events.extend(found)
-            ctx.explain(spec.type, covering(ctx.sample_times, convincing(found)))
+            shown = convincing(found)
+            ctx.explain(spec.type, covering(t, shown))
+            ctx.explain(spec.type + BRIEF, covering(t, [e for e in found if e not in shown]))
         return events
