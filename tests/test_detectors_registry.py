@@ -75,8 +75,8 @@ def test_the_order_of_evaluation_is_the_documented_one():
         "repeats", "flicker", "jitter", "exposure", "noise", "compression", "colour", "blur",
         "sharpening"]
     assert [s.signal for s in SPATIAL_SPECS] == [
-        "black", "contrast_range", "noise", "impulse", "blockiness", "grid", "saturation", "hue",
-        "detail", "sharpness", "aniso", "halo"]
+        "black", "contrast_range", "noise", "impulse", "blockiness", "grid", "saturation",
+        "saturation", "hue", "detail", "sharpness", "aniso", "halo"]
     assert EXPLAINS == {
         "noise": ("temporal", "sharpening"),
         "exposure": ("temporal",),

@@ -13,8 +13,12 @@ from tools.detectors.spatial_spec import SpatialSpec
 
 # Blur severity from how far native sharpness falls (log): the detail ratio finds blur but
 # saturates, while the sharpness drop grows with the blur (slight blur about 0.4-0.8,
-# moderate 0.8-1.7, heavy beyond 2 on the table-S5 levels of 204 test needles).
-BLUR_DROP = (np.log(1.25), 2.5)
+# moderate 0.8-1.7, heavy beyond 2 on the table-S5 levels of 204 test needles). 0.2 at a
+# fall of 1.25x, rising as before up to 0.55 (a fall of 1.22 log, where the local brain's
+# "severe" starts), then on more slowly to 1.0 at 5.0 log: on real footage the fall goes on
+# growing with the blur (ffmpeg gblur sigma 1.5 / 3 / 6 on the phone clip: 2.05 / 3.44 /
+# 4.34, which read 0.85 / 1.0 / 1.0 on the old ramp and 0.65 / 0.81 / 0.92 now).
+BLUR_DROP = (np.log(1.25), 2.5, 0.55, 5.0)
 
 SOFTNESS = SpatialSpec(
     "blur", "softness", "detail", -1, np.log(1.15), np.log(1.6), offset=0.01,

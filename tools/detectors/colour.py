@@ -1,5 +1,5 @@
 """Colour: oversaturation and hue shifts (two-sided signals, each scene against the level
-nearer the video's typical one)."""
+nearer the video's typical one), and washed-out colour switched on and off (its steps)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,13 @@ HUE_COHERENCE = 0.35
 OVERSATURATION = SpatialSpec(
     "colour", "oversaturation", "saturation", +1, np.log(1.3), np.log(3.0), offset=20.0
 )
+# Washed-out colour: saturation falls. Content moves saturation a lot (a face turning, a
+# grey sky panned into view), so only a fall switched on and off abruptly counts (paired
+# steps, or one at the video's edge): the level of a colour filter jumps, content drifts.
+DESATURATION = SpatialSpec(
+    "colour", "desaturation", "saturation", -1, np.log(1.3), np.log(3.0), offset=20.0,
+    pairs_only=True,
+)
 HUE_SHIFT = SpatialSpec("colour", "hue shift", "hue", 0, 20.0, 90.0, log=False,
                         chroma_floor=(HUE_WEAK, HUE_COHERENCE))
 
@@ -35,17 +42,21 @@ HUE_SHARE = 0.5
 
 
 class ColourDetector(SpatialDetector):
-    """Oversaturation and hue shifts."""
+    """Oversaturation, hue shifts and desaturation."""
 
     name = "colour"
     types = ("colour",)
     explained_by = ("temporal", "exposure")
-    specs = (OVERSATURATION, HUE_SHIFT)
+    specs = (DESATURATION, OVERSATURATION, HUE_SHIFT)
 
     def explainers(self, spec: SpatialSpec) -> tuple[str, ...]:
-        """The family's, but tone does not turn hue: exposure explains no hue shift."""
+        """The family's, but tone does not turn hue: exposure explains no hue shift; and a
+        washed-out stretch (found first) is no reference for oversaturation: against it, the
+        clean rest of its shot would read as oversaturated."""
         if spec.signal == "hue":
             return tuple(k for k in self.explained_by if k != "exposure")
+        if spec is OVERSATURATION:
+            return (*self.explained_by, "colour")
         return self.explained_by
 
 

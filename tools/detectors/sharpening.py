@@ -55,6 +55,13 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
             busy |= (t >= e.start_s) & (t < e.end_s)
     out: list[Event] = []
     added: list[Event] = []
+    instead_of = {id(e): _instead(e, samples, t, sid, busy, step) for e in events
+                  if e.type == "blur" and not e.evidence.get("whole_video")}
+    # A blur that stays blur makes the rest of its scenes their clean look: another blur
+    # there is then no clean side of over-sharpened footage (a box blur wipes the grain,
+    # which unsharp masking would multiply, and passes for the other side of sharpening).
+    blurred = {k for e in events if id(e) in instead_of and instead_of[id(e)] is None
+               for k in np.unique(sid[(t >= e.start_s) & (t < e.end_s)]).tolist()}
     for e in events:
         if e.type not in ("blur", "sharpening") or e.evidence.get("whole_video"):
             out.append(e)
@@ -62,8 +69,8 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
         inside = (t >= e.start_s) & (t < e.end_s)
         other = np.isin(sid, np.unique(sid[inside])) & ~busy & ~inside
         if e.type == "blur":
-            instead = _sharpened_instead(e, samples, t, sid, inside, other, step)
-            if instead is None:
+            instead = instead_of[id(e)]
+            if instead is None or blurred & set(np.unique(sid[inside]).tolist()):
                 out.append(e)
             else:
                 added.extend(instead)
@@ -82,6 +89,14 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
                         severity=max(a.severity, x.severity))
         out.append(a)
     return out
+
+
+def _instead(e: Event, samples: dict[str, np.ndarray], t: np.ndarray, sid: np.ndarray,
+             busy: np.ndarray, step: float) -> list[Event] | None:
+    """The sharpening events a blur event stands for, or None (see _sharpened_instead)."""
+    inside = (t >= e.start_s) & (t < e.end_s)
+    other = np.isin(sid, np.unique(sid[inside])) & ~busy & ~inside
+    return _sharpened_instead(e, samples, t, sid, inside, other, step)
 
 
 def _sharpened_instead(e: Event, samples: dict[str, np.ndarray], t: np.ndarray,

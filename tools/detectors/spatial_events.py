@@ -21,6 +21,7 @@ from tools.detectors.base import (
     Detector,
     scene_ids,
 )
+from tools.detectors.finish import convincing
 from tools.detectors.series import level_severity, merge_runs, ramp, runs, smooth_mask
 from tools.detectors.sharpened import SHARPNESS_SIGNALS
 from tools.detectors.spatial_bridge import bridge_scenes, sandwich
@@ -34,7 +35,13 @@ from tools.detectors.spatial_spec import (
     severity,
     typical,
 )
-from tools.detectors.spatial_steps import change_points, cut_steps, edge_steps, paired_steps
+from tools.detectors.spatial_steps import (
+    NOISE_ALLOW,
+    change_points,
+    cut_steps,
+    edge_steps,
+    paired_steps,
+)
 from tools.model import Event, Scene
 
 # Saturation (0..255) no clean picture reaches: 15,709 clean samples of two NDQA dev sets
@@ -60,6 +67,36 @@ PLAIN_SHARE = 0.5
 # and a drop (severity) read from at least CONFIRM_DROP_INSIDE samples in the event.
 CONFIRM_MIN_OUTSIDE = 3
 CONFIRM_DROP_INSIDE = 3
+
+
+# A brief mild raw event is dropped at the end (finish.convincing), so it explains no sample
+# of a later type: the coin clip's encoder pulses its blockiness for 2.5 s every keyframe,
+# and those pulses, each explaining blur sample by sample, hid a heavy blur between them.
+# It explains only a later event lying mostly (this share of its samples) inside it: a
+# glitch that pixelates a shot for 4 s also softens it there. Kept apart under kind+BRIEF.
+BRIEF = ":brief"
+BRIEF_SHARE = 0.5
+
+
+def drop_severity(drop: float, scale: tuple[float, ...]) -> float:
+    """Severity of a fall (log) on a spec's `drop` scale: (first visible, severe) ramps 0.2 to
+    1.0; (first visible, severe, knee, far) follows that ramp up to severity `knee` and then
+    grows on to 1.0 at `far`, so heavier falls still read heavier (see blur.BLUR_DROP)."""
+    lo, hi, *rest = scale
+    sev = ramp(drop, lo, hi)
+    if rest and sev > rest[0]:
+        knee, far = rest
+        at = lo + (knee - 0.2) / 0.8 * (hi - lo)  # the fall at which the ramp reaches the knee
+        sev = knee + (1.0 - knee) * min(1.0, (drop - at) / max(far - at, 1e-9))
+    return float(sev)
+
+
+def covering(t: np.ndarray, events: list[Event]) -> np.ndarray:
+    """The samples (at times `t`) inside any of the events."""
+    mask = np.zeros(len(t), dtype=bool)
+    for e in events:
+        mask |= (t >= e.start_s) & (t < e.end_s)
+    return mask
 
 
 def beyond_clean(samples: dict[str, np.ndarray], spec: SpatialSpec) -> np.ndarray | None:
@@ -162,9 +199,21 @@ def _abrupt_steps(scan: _Scan, scenes: list[Scene], explained: np.ndarray) -> No
     spec, x, sid, t = scan.spec, scan.x, scan.sid, scan.t
     cuts = [sc.start_s for sc in scenes[1:]]
     edges_read = spec.direction == 0 or spec.pairs_only  # see spatial_steps.edge_steps
-    points = change_points(x, sid, t, cuts, spec, JITTER_SIGMAS * scan.sigma, explained) \
-        if spec.across_cuts or edges_read else []
-    pairs = paired_steps(points, x, sid, t, spec, scan.samples) if spec.across_cuts else []
+    # A spec read only from its steps has no other evidence: its steps are judged with the
+    # series' own jitter allowed (see spatial_steps.NOISE_ALLOW), and a clear step may pair
+    # with a weaker one. The others flag by deviation from the scene and keep strict steps.
+    noise = scan.sigma if spec.pairs_only else 0.0
+    points, weak = [], []
+    if spec.across_cuts or edges_read:
+        points = change_points(x, sid, t, cuts, spec, JITTER_SIGMAS * scan.sigma, explained,
+                               noise=noise)
+        if noise > 0:
+            weak = [p for p in change_points(x, sid, t, cuts, spec,
+                                             (JITTER_SIGMAS - NOISE_ALLOW) * scan.sigma,
+                                             explained, noise=noise)
+                    if all(p[0] != q[0] for q in points)]
+    pairs = paired_steps(points, x, sid, t, spec, scan.samples, weak, noise) \
+        if spec.across_cuts else []
     for a, b, size in pairs:
         scan.flag[a:b] = scan.paired[a:b] = True
         scan.dev[a:b] = np.fmax(scan.dev[a:b], size)
@@ -189,7 +238,7 @@ def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
     if spec.drop is not None:  # severity from the confirming signal's drop, where shown
         drop = level if spec.pairs_only else confirm_drop(samples, spec, flag, sid, a, b)
     if drop is not None:
-        by_drop = ramp(drop, *spec.drop)
+        by_drop = drop_severity(drop, spec.drop)
         # how clearly it stands out: either measure (what finish.convincing asks of brief ones)
         strength, sev = max(sev, by_drop), max(by_drop, REPORT_SEVERITY)
     else:
@@ -306,14 +355,23 @@ class SpatialDetector(Detector):
         return None
 
     def detect(self, ctx: Context) -> list[Event]:
-        """Events of every spec; the samples they cover are marked explained by the type."""
+        """Events of every spec. The samples of those that will be reported (not brief and
+        mild: see finish.convincing) are explained by the type, sample by sample; a brief
+        mild one explains only the later events lying mostly inside it (see BRIEF_SHARE)."""
         events: list[Event] = []
         quiet = self.quiet(ctx)
+        t = ctx.sample_times
         for spec in self.specs:
-            mask = ctx.explaining(self.explainers(spec))
+            kinds = self.explainers(spec)
+            mask = ctx.explaining(kinds)
             if spec.pairs_only:  # a second opinion only where the first found nothing
                 mask |= ctx.explaining((spec.type,))
-            found, covered = spatial_events(ctx.samples, ctx.scenes, spec, mask, quiet)
+            found, _ = spatial_events(ctx.samples, ctx.scenes, spec, mask, quiet)
+            brief = ctx.explaining(tuple(k + BRIEF for k in kinds))
+            found = [e for e in found if covering(t, [e])[brief].sum()
+                     < BRIEF_SHARE * covering(t, [e]).sum()]
             events.extend(found)
-            ctx.explain(spec.type, covered)
+            shown = convincing(found)
+            ctx.explain(spec.type, covering(t, shown))
+            ctx.explain(spec.type + BRIEF, covering(t, [e for e in found if e not in shown]))
         return events

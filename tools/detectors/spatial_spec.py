@@ -42,8 +42,9 @@ class SpatialSpec:
     confirm_direction: int = 0
     # Severity from how far the confirming signal falls (log; for a spec read only from its
     # steps, the step itself), ramped from the first to the second value: (first visible,
-    # severe). None: from the deviation alone.
-    drop: tuple[float, float] | None = None
+    # severe), or past a knee more slowly on to a far value (spatial_events.drop_severity).
+    # None: from the deviation alone.
+    drop: tuple[float, ...] | None = None
     # Only a degradation switched on and off abruptly counts (see spatial_steps.paired_steps):
     # for a signal that content moves a lot (native sharpness falls in every pan), only its
     # jumps are news.

@@ -32,6 +32,11 @@ STEADY_SHARE = 0.35
 # The degraded part of a step's shot stays off the clean level by HELD_SHARE of the step in
 # at least HELD_FRACTION of its samples (and a lone step's clean side at it, likewise).
 HELD_SHARE = 0.5
+# Single samples of a jittery series stray from their side's level by about its own
+# sample-to-sample sigma whatever happens: the jump and steadiness tests allow this many
+# of them (native sharpness of a hand-held close-up jumps 2x between samples half a second
+# apart, a blur switched on drops it 4-8x).
+NOISE_ALLOW = 1.0
 HELD_FRACTION = 0.8
 # A two-sided signal (hue) that steps once inside a shot does not tell which side is the
 # degraded one, and a signal read only from its steps (native sharpness) needs both ends. A
@@ -54,11 +59,13 @@ SATURATION_OFFSET = 20.0
 
 
 def change_points(x, sid, t, cuts, spec: SpatialSpec, jitter: float, explained,
-                  reach: int = STEP_REACH) -> list[tuple]:
+                  reach: int = STEP_REACH, noise: float = 0.0) -> list[tuple]:
     """Abrupt level changes inside scenes: (index of the first changed sample, signed size,
     level before, level after), the size positive towards worse for one-sided signals.
     Up to `reach` samples on each side give the levels. A change must pass the series'
-    `jitter` and `pair_least` x the spec's smallest deviation."""
+    `jitter` and `pair_least` x the spec's smallest deviation; `noise` (the series' own
+    sample-to-sample sigma) is what single samples may stray by anyway: the neighbour jump
+    and the steadiness of each side are judged with that allowance."""
     n = len(x)
     near = np.zeros(n, dtype=bool)
     for c in cuts:
@@ -87,11 +94,16 @@ def change_points(x, sid, t, cuts, spec: SpatialSpec, jitter: float, explained,
         size = b - a
         jump = float(post[0] - pre[-1])
         steady = max(np.abs(pre - a).max(), np.abs(post - b).max())
-        if abs(size) < least or abs(jump) < JUMP_SHARE * abs(size):
+        if abs(size) < least or abs(jump) < JUMP_SHARE * abs(size) - NOISE_ALLOW * noise:
             continue
-        if steady > STEADY_SHARE * abs(size):
+        if steady > STEADY_SHARE * abs(size) + NOISE_ALLOW * noise:
             continue
         sized = size * spec.direction if spec.direction != 0 else size
+        # With the jitter allowed, a clean side of one sample has no steadiness to test: it
+        # is one frame of the shot's jitter, not its clean level (a shaky shot that opens or
+        # closes on one sharp frame around a soft stretch).
+        if noise > 0 and spec.direction != 0 and (i - lo if sized > 0 else hi - i) < 2:
+            continue
         if found and found[-1][0] == i - 1:  # one change seen from two samples: keep the larger
             if abs(sized) <= abs(found[-1][1]):
                 continue
@@ -113,33 +125,59 @@ def squeezes(samples: dict[str, np.ndarray], i: int, sign: float, reach: int = S
     return sign * move("black") > 0 and sign * move("white") < 0
 
 
+def _pair(p, q, x, sid, t, spec: SpatialSpec, samples, noise: float = 0.0
+          ) -> tuple[int, int, float] | None:
+    """The needle between change point `p` (its onset) and `q` (its end), or None: opposite
+    sizes within PAIR_SIZE_RATIO of each other (each allowed `noise`), PAIR_MIN_S to
+    PAIR_MAX_S apart, the two end scenes' parts off their clean levels (see paired_steps)."""
+    (i, s1, pre1, _), (j, s2, _, post2) = p, q
+    onset = s1 > 0 if spec.direction != 0 else True
+    if not onset or s1 * s2 >= 0:
+        return None
+    lo_ratio, hi_ratio = PAIR_SIZE_RATIO
+    if not ((abs(s2) + noise) / abs(s1) >= lo_ratio and abs(s2) / (abs(s1) + noise) <= hi_ratio
+            and PAIR_MIN_S <= t[j] - t[i] <= PAIR_MAX_S):
+        return None
+    sign = s1 * spec.direction if spec.direction != 0 else s1
+    for k, clean, size in ((sid[i], pre1, s1), (sid[j], post2, s2)):
+        part = np.arange(i, j)[(sid[i:j] == k) & np.isfinite(x[i:j])]
+        off = toward(x[part], clean, sign, spec) >= HELD_SHARE * abs(size)
+        if len(part) and off.mean() < HELD_FRACTION:
+            return None
+    if spec.squeeze and samples is not None and not (
+            squeezes(samples, i, +1) and squeezes(samples, j, -1)):
+        return None
+    return (i, j, float(min(abs(s1), abs(s2))))
+
+
 def paired_steps(points, x, sid, t, spec: SpatialSpec,
-                 samples: dict[str, np.ndarray] | None = None) -> list[tuple[int, int, float]]:
+                 samples: dict[str, np.ndarray] | None = None, weak=(),
+                 noise: float = 0.0) -> list[tuple[int, int, float]]:
     """[start, end) sample ranges between an abrupt onset and the next abrupt change back by
     a similar amount (a needle degradation switched on and off), with its size; `points` are
     the series' change points (change_points). The parts of the two end scenes inside the
     range must stay off their clean level; whole scenes in between are included, since only
-    the ends of such a degradation are visible against a scene's own content."""
-    out = []
-    lo_ratio, hi_ratio = PAIR_SIZE_RATIO
-    for (i, s1, pre1, _), (j, s2, _, post2) in zip(points[:-1], points[1:], strict=True):
-        onset = s1 > 0 if spec.direction != 0 else True
-        if not onset or s1 * s2 >= 0:
+    the ends of such a degradation are visible against a scene's own content.
+
+    `weak`: change points that pass only a smaller size (one `noise` sigma less). A point of
+    `points` left without a partner may pair with the nearest opposite weak one before the
+    next (after the previous) point: one clear end makes the other's smaller jump news."""
+    out = [p for p in (_pair(a, b, x, sid, t, spec, samples)
+                       for a, b in zip(points[:-1], points[1:], strict=False)) if p]
+    used = {k for i, j, _ in out for k in (i, j)}
+    for n, p in enumerate(points):
+        if p[0] in used:
             continue
-        if not (lo_ratio <= abs(s2) / abs(s1) <= hi_ratio
-                and PAIR_MIN_S <= t[j] - t[i] <= PAIR_MAX_S):
-            continue
-        sign = s1 * spec.direction if spec.direction != 0 else s1
-        held = True
-        for k, clean, size in ((sid[i], pre1, s1), (sid[j], post2, s2)):
-            part = np.arange(i, j)[(sid[i:j] == k) & np.isfinite(x[i:j])]
-            off = toward(x[part], clean, sign, spec) >= HELD_SHARE * abs(size)
-            held = held and (len(part) == 0 or off.mean() >= HELD_FRACTION)
-        if held and spec.squeeze and samples is not None:
-            held = squeezes(samples, i, +1) and squeezes(samples, j, -1)
-        if held:
-            out.append((i, j, float(min(abs(s1), abs(s2)))))
-    return out
+        lo = points[n - 1][0] if n > 0 else -1
+        hi = points[n + 1][0] if n + 1 < len(points) else len(x)
+        after = [q for q in weak if p[0] < q[0] < hi]
+        before = [q for q in weak if lo < q[0] < p[0]]
+        found = (_pair(p, after[0], x, sid, t, spec, samples, noise) if after else None) or (
+            _pair(before[-1], p, x, sid, t, spec, samples, noise) if before else None)
+        if found:
+            out.append(found)
+            used.update(found[:2])
+    return sorted(out)
 
 
 def edge_steps(points, pairs, x, sid, t,
