@@ -113,3 +113,24 @@ def test_shake_in_a_real_encode_is_found(tmp_path: Path):
     shakes = [e for e in idx.events if e.type == "jitter"]
     assert len(shakes) == 1, idx.events
     assert abs(shakes[0].start_s - 12.0) <= 2.0 and abs(shakes[0].end_s - 26.0) <= 2.0, shakes
+
+
+def test_a_pan_shown_at_a_third_of_the_rate_is_no_shake():
+    """Held frames (no motion) and the jumps after them (three frames' motion) are a rate
+    drop's cadence, not the camera reversing."""
+    f = _still()
+    f["diff"] = np.full(len(f["t"]), 2.0)
+    sel = np.flatnonzero((f["t"] >= 30.0) & (f["t"] < 50.0))
+    held = sel[(sel - sel[0]) % 3 != 0]
+    f["motion_x"][sel] = 6.0
+    f["motion_x"][held] = 0.0
+    f["diff"][held] = 0.02
+    assert _jitter(f) == []
+
+
+def test_shake_across_frequent_cuts_is_one_stretch():
+    f = _still()
+    _move(f, 30.0, 50.0, _shake(1.0))
+    cuts = _scenes([0.0, 33.0, 37.0, 41.0, 45.0, 90.0])
+    found = jitter_events(f, cuts, FPS)
+    assert len(found) == 1 and found[0].start_s <= 33.5 and found[0].end_s >= 48.0, found

@@ -15,11 +15,12 @@ import warnings
 
 import numpy as np
 
-from tools.detectors.around import lasting_runs, longest_departure, usual_level
+from tools.detectors.around import longest_departure, usual_level
 from tools.detectors.base import Context, Detector, scene_ids
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.frame_drop import HOLDS
 from tools.detectors.repeats import frozen
-from tools.detectors.series import overlap_share
+from tools.detectors.series import merge_runs, overlap_share, runs
 from tools.detectors.temporal import near_cut
 from tools.model import Event
 
@@ -75,6 +76,9 @@ def _motion(frames: dict[str, np.ndarray],
     if "diff" in frames:
         held = frozen(np.asarray(frames["diff"], dtype=np.float64),
                       scene_ids(np.asarray(frames["t"], dtype=np.float64), scenes))
+        for a, b in runs(held):  # a short hold and the jump after it: a cadence, not motion
+            if b - a < max(HOLDS) and b < n:
+                bad[a: b + 1] = True
     good = np.flatnonzero(~bad)
     if len(good) < 2:
         return np.zeros((n, 2)), np.ones(n, dtype=bool), held
@@ -157,6 +161,22 @@ SHAKE_RISE = declare(Quantity(
         "stays above its usual one for 3 s"))
 
 
+def shaky_stretches(active: np.ndarray, unjudged: np.ndarray, t: np.ndarray,
+                    fps: float) -> list[tuple[int, int]]:
+    """Runs of shaky frames across brief stretches (<= GAP_S) that could not be judged (the
+    edges of each shot, a cut), holding >= MIN_S of shaky frames, joined across gaps up to
+    GAP_S: footage that cuts every few seconds is still one shaky stretch."""
+    brief = np.zeros(len(active), dtype=bool)
+    for a, b in runs(unjudged):
+        brief[a:b] = (b - a) / fps <= GAP_S
+    found = []
+    for a, b in runs(active | brief):
+        on = np.flatnonzero(active[a:b])
+        if len(on) and len(on) / fps >= MIN_S:
+            found.append((a + int(on[0]), a + int(on[-1]) + 1))
+    return merge_runs(found, t, gap_s=GAP_S)
+
+
 def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> list[Event]:
     """Camera shake: stretches whose shake level holds above the calibrated rise."""
     t = np.asarray(frames.get("t", []), dtype=np.float64)
@@ -166,7 +186,7 @@ def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> li
     limit = float(np.log(value(SHAKE_RISE.key)))
     active = rise >= limit
     events = []
-    for a, b in lasting_runs(active, t, fps, MIN_S, GAP_S):
+    for a, b in shaky_stretches(active, np.isneginf(rise), t, fps):
         on = np.flatnonzero(active[a:b]) + a
         px = float(np.nanmedian(level[on]))
         ratio = float(np.exp(np.median(rise[on])))
