@@ -46,7 +46,7 @@ def _jitter(f: dict[str, np.ndarray]) -> list:
 
 def test_shake_over_a_window_is_one_jitter_event():
     f = _still()
-    _move(f, 30.0, 50.0, _shake(1.0))
+    _move(f, 30.0, 50.0, _shake(2.0))
     (e,) = _jitter(f)
     assert e.type == "jitter" and e.subtype == "camera shake"
     assert abs(e.start_s - 30.0) <= 2.0 and abs(e.end_s - 50.0) <= 2.0, e
@@ -57,7 +57,7 @@ def test_shake_over_a_window_is_one_jitter_event():
 
 def test_stronger_shake_is_more_severe():
     sev = []
-    for amp in (1.0, 3.0):
+    for amp in (2.0, 4.0):
         f = _still()
         _move(f, 30.0, 50.0, _shake(amp))
         (e,) = _jitter(f)
@@ -89,7 +89,7 @@ def test_footage_that_shakes_all_through_has_that_look():
 
 def test_unconfident_motion_is_not_judged():
     f = _still()
-    _move(f, 30.0, 50.0, _shake(1.0))
+    _move(f, 30.0, 50.0, _shake(2.0))
     f["motion_conf"][(f["t"] >= 30.0) & (f["t"] < 50.0)] = 0.2  # content moving on its own
     assert _jitter(f) == []
 
@@ -130,7 +130,7 @@ def test_a_pan_shown_at_a_third_of_the_rate_is_no_shake():
 
 def test_shake_across_frequent_cuts_is_one_stretch():
     f = _still()
-    _move(f, 30.0, 50.0, _shake(1.0))
+    _move(f, 30.0, 50.0, _shake(2.0))
     cuts = _scenes([0.0, 33.0, 37.0, 41.0, 45.0, 90.0])
     found = jitter_events(f, cuts, FPS)
     assert len(found) == 1 and found[0].start_s <= 33.5 and found[0].end_s >= 48.0, found
