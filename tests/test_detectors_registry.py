@@ -72,8 +72,8 @@ def test_each_detector_returns_only_its_own_types():
 
 def test_the_order_of_evaluation_is_the_documented_one():
     assert [d.name for d in DETECTORS] == [
-        "repeats", "flicker", "jitter", "exposure", "noise", "compression", "colour", "blur",
-        "sharpening"]
+        "repeats", "frame_rate", "flicker", "jitter", "exposure", "noise", "compression", "colour",
+        "blur", "sharpening"]
     assert [s.signal for s in SPATIAL_SPECS] == [
         "black", "contrast_range", "noise", "impulse", "blockiness", "grid", "saturation",
         "saturation", "hue", "detail", "sharpness", "aniso", "halo"]
@@ -105,5 +105,5 @@ def test_a_chosen_set_of_detectors_runs_alone():
 
 
 def test_an_unknown_detector_lists_the_valid_ones():
-    with pytest.raises(KeyError, match="valid: repeats, flicker"):
+    with pytest.raises(KeyError, match="valid: repeats, frame_rate, flicker"):
         detectors.get("nonesuch")

@@ -24,6 +24,7 @@ from tools.detectors.compression import CompressionDetector
 from tools.detectors.exposure import ExposureDetector, washed_out
 from tools.detectors.finish import finish
 from tools.detectors.flicker import FlickerDetector
+from tools.detectors.frame_drop import FrameRateDetector, pieces_of_rate_drops
 from tools.detectors.jitter import JitterDetector, noise_not_jitter
 from tools.detectors.noise import NoiseDetector
 from tools.detectors.repeats import RepeatsDetector
@@ -37,6 +38,7 @@ from tools.model import Event, Scene
 # blur, sharpening, each family's specs in order).
 DETECTORS: tuple[Detector, ...] = (
     RepeatsDetector(),
+    FrameRateDetector(),
     FlickerDetector(),
     JitterDetector(),
     ExposureDetector(),
@@ -50,10 +52,11 @@ DETECTORS: tuple[Detector, ...] = (
 # Rules across detectors, applied in this order to every detector's events: washed-out
 # pictures (added before the hue shifts that explain exposure events drop any), blur or
 # over-sharpening (judged beside every other event still present), jitter that is noise's
-# or flicker's doing, exposure that is a hue shift's.
+# or flicker's doing, exposure that is a hue shift's, repeats and jerks that are a frame-rate
+# drop's.
 Revision = Callable[[Context, list[Event]], list[Event]]
 REVISIONS: tuple[Revision, ...] = (washed_out, blur_or_sharpening, noise_not_jitter,
-                                   hue_not_exposure)
+                                   hue_not_exposure, pieces_of_rate_drops)
 
 # Every spatial spec in order of evaluation, and the kinds that explain each type away.
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = tuple(

@@ -1,51 +1,204 @@
-"""Jitter: global motion that jerks back and forth instead of flowing (camera shake)."""
+"""Jitter: camera shake, a global translation that reverses direction several times a second
+with no net drift, well above the motion the same footage shows around it.
+
+A pan drifts one way and hand-held footage sways slowly: both are followed by a local
+quadratic fit of the picture's global displacement over HIGH_PASS_S; what the fit cannot
+follow (back and forth faster than about once a second) is the shake. Its level is the RMS of
+that residual over LEVEL_S; an event is where the level holds for MIN_S at a calibrated ratio
+above the footage's usual level (hand-held clips shake a little all the time: that is their
+look), beyond the floor of what can be seen at all.
+"""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from tools.detectors.base import Context, Detector
+from tools.detectors.around import longest_departure, usual_level
+from tools.detectors.base import Context, Detector, scene_ids
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.frame_drop import HOLDS
 from tools.detectors.repeats import frozen
-from tools.detectors.series import overlap_share, smooth_mask
-from tools.detectors.temporal import ACTIVE_SMOOTH_FRAMES, interval_events, near_cut, rolling
+from tools.detectors.series import merge_runs, overlap_share, runs
+from tools.detectors.temporal import near_cut
 from tools.model import Event
 
-# Rolling-median jerk (small-frame pixels) above which motion counts as shaky. Scale: pixels
-# of the small analysis frame (90 px high); 0.7 px there is ~8 px at 1080p.
-JITTER_PX = 0.7
-# The jerk (small-frame pixels) that counts as severity 1, and the shortest event (seconds).
-JITTER_FULL = 2.5
-JITTER_MIN_S = 1.5
-# Frames whose global-motion estimate has less confidence than this are not judged.
-MOTION_CONFIDENCE = 0.15
+# Shake moves the whole picture as one: phase correlation finds it with a strong peak. Frames
+# whose global-motion estimate has less confidence than this (content moving on its own: a
+# bike race, a cartoon's smear frames) are not judged (their motion is interpolated from the
+# frames around); a level window with more than BAD_SHARE of them is not judged at all.
+MOTION_CONFIDENCE = 0.5
+BAD_SHARE = 0.25
+# Single-frame jumps (a missed cut, a loop point, a cartoon's jump) are not shake: the motion
+# is a running median of this many frames first.
+SPIKE_FRAMES = 3
+# The slow motion a local quadratic fit over this long follows (pans, sway, zooms starting
+# and stopping); the shake is what it cannot follow.
+HIGH_PASS_S = 1.0
+# The shake level: RMS of the residual displacement over this long a window.
+LEVEL_S = 1.0
+# Shake shows at all from this displacement (pixels of the 90-line analysis picture: 0.1 %
+# of the picture height, ~1 px at 1080 lines); it is added to both sides of the ratio so that
+# sub-pixel estimator noise on a still shot never makes a large ratio.
+VISIBLE_PX = 0.1
+# Shake is a condition that lasts: the level holds above the limit for this long (a jolt, a
+# cartoon's bounce, an action shot's burst last about 2 s), and stretches this close join.
+MIN_S = 3.0
+GAP_S = 2.0
+# The residual RMS (pixels of the analysis picture) that counts as severity 1.
+FULL_PX = 2.0
 # Jitter lying for at least this share inside noise of at least NOISY_SEVERITY (or inside
 # flicker) is their doing (see noise_not_jitter).
 NOISY_SEVERITY = 0.5
 NOISY_SHARE = 0.5
 
 
-def jitter_events(frames: dict[str, np.ndarray], scenes: list, sid: np.ndarray,
-                  fps: float) -> list[Event]:
-    """Global motion that jerks back and forth instead of flowing (camera shake).
+def _sg_weights(width: int) -> np.ndarray:
+    """Weights giving the centre value of a least-squares quadratic over `width` samples."""
+    x = np.arange(width) - (width - 1) / 2
+    return np.linalg.pinv(np.vander(x, 3, increasing=True))[0]
 
-    The jerk is the departure of each frame's global motion from the mean of its neighbours';
-    smooth pans, zooms and objects moving on their own keep it near zero.
-    """
-    vx, vy = frames["motion_x"].astype(np.float64), frames["motion_y"].astype(np.float64)
-    n = len(vx)
-    if n < 7:
-        return []
-    jerk = np.zeros(n)
-    jerk[1:-1] = np.hypot(vx[1:-1] - 0.5 * (vx[:-2] + vx[2:]), vy[1:-1] - 0.5 * (vy[:-2] + vy[2:]))
-    held = frozen(frames["diff"], sid)
-    bad = near_cut(n, scenes) | held | np.roll(held, 1) | np.roll(held, -1)
+
+def _motion(frames: dict[str, np.ndarray],
+            scenes: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Global motion per frame (n, 2), interpolated over unjudged frames (near cuts, low
+    confidence), single-frame spikes removed; the mask of unjudged frames; the mask of held
+    frames (a repeated picture has no motion of its own: the jump after it carries it)."""
+    v = np.stack([np.asarray(frames["motion_x"], dtype=np.float64),
+                  np.asarray(frames["motion_y"], dtype=np.float64)], axis=1)
+    n = len(v)
+    bad = near_cut(n, scenes) | ~np.isfinite(v).all(axis=1)
     if "motion_conf" in frames:
-        bad |= frames["motion_conf"] < MOTION_CONFIDENCE
-    jerk[bad] = np.nan
-    level = np.nan_to_num(rolling(jerk, max(5, int(round(fps))), np.nanmedian), nan=0.0)
-    active = smooth_mask(level > JITTER_PX, ACTIVE_SMOOTH_FRAMES)
-    return interval_events(level, active, frames["t"], fps, "jitter", "camera shake",
-                           JITTER_FULL, "jerk_px", min_s=JITTER_MIN_S)
+        bad |= np.nan_to_num(np.asarray(frames["motion_conf"], dtype=np.float64)) < \
+            MOTION_CONFIDENCE
+    held = np.zeros(n, dtype=bool)
+    if "diff" in frames:
+        held = frozen(np.asarray(frames["diff"], dtype=np.float64),
+                      scene_ids(np.asarray(frames["t"], dtype=np.float64), scenes))
+        for a, b in runs(held):  # a short hold and the jump after it: a cadence, not motion
+            if b - a < max(HOLDS) and b < n:
+                bad[a: b + 1] = True
+    good = np.flatnonzero(~bad)
+    if len(good) < 2:
+        return np.zeros((n, 2)), np.ones(n, dtype=bool), held
+    for j in range(2):
+        v[:, j] = np.interp(np.arange(n), good, v[good, j])
+    half = SPIKE_FRAMES // 2
+    padded = np.pad(v, ((half, half), (0, 0)), mode="edge")
+    v = np.median(np.lib.stride_tricks.sliding_window_view(padded, SPIKE_FRAMES, axis=0), axis=2)
+    return v, bad, held
+
+
+def _displacement(v: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """The summed motion of one shot, its held frames placed on the line between the frames
+    that changed (a picture held k frames then jumping is a steady motion shown at 1/k of
+    the rate, not a shake)."""
+    x = np.cumsum(v, axis=0)
+    moved = np.flatnonzero(~held)
+    if 0 < len(moved) < len(x) and held.any():
+        at = np.flatnonzero(held)
+        for j in range(x.shape[1]):
+            x[at, j] = np.interp(at, moved, x[moved, j])
+    return x
+
+
+def shake_level(frames: dict[str, np.ndarray], scenes: list, fps: float) -> np.ndarray:
+    """Per frame, the RMS (analysis-picture pixels) over LEVEL_S of the global displacement a
+    local quadratic over HIGH_PASS_S cannot follow, within each shot (NaN where not judged)."""
+    t = np.asarray(frames["t"], dtype=np.float64)
+    n = len(t)
+    v, bad, held = _motion(frames, scenes)
+    w = max(5, int(round(HIGH_PASS_S * fps)) | 1)
+    weights = _sg_weights(w)[::-1]
+    resid = np.full((n, 2), np.nan)
+    sid = scene_ids(t, scenes)
+    for s in np.unique(sid):
+        idx = np.flatnonzero(sid == s)
+        if len(idx) < 2 * w:
+            continue
+        x = _displacement(v[idx], held[idx])
+        for j in range(2):
+            r = x[:, j] - np.convolve(x[:, j], weights, mode="same")
+            r[: w // 2] = np.nan
+            r[len(r) - w // 2:] = np.nan
+            resid[idx, j] = r
+    energy = (resid ** 2).sum(axis=1)
+    energy[bad] = np.nan
+    k = max(3, int(round(LEVEL_S * fps)))
+    pad = lambda a: np.concatenate([np.full(k // 2, np.nan), a,  # noqa: E731
+                                    np.full(k - k // 2 - 1, np.nan)])
+    view = np.lib.stride_tricks.sliding_window_view(pad(energy), k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        level = np.sqrt(np.nanmean(view, axis=1))
+    unjudged = np.lib.stride_tricks.sliding_window_view(pad(bad.astype(np.float64)), k)
+    level[np.nanmean(unjudged, axis=1) > BAD_SHARE] = np.nan
+    return level
+
+
+def shake_rise(frames: dict[str, np.ndarray], scenes: list,
+               fps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, the log ratio of the shake level to the footage's usual one (both over the
+    visible floor; -inf where not judged), and the level itself."""
+    level = shake_level(frames, scenes, fps)
+    usual = usual_level(level, fps)
+    rise = np.log((level + VISIBLE_PX) / (np.nan_to_num(usual, nan=0.0) + VISIBLE_PX))
+    return np.where(np.isfinite(rise), rise, -np.inf), level
+
+
+def _clean_rise(video: CleanVideo) -> list[float]:
+    """The shake ratio a clean video holds above its usual level for MIN_S at most."""
+    if len(video.frames.get("motion_x", [])) < 3:
+        return []
+    rise, _ = shake_rise(video.frames, video.scenes, video.fps)
+    return [float(np.exp(v)) for v in longest_departure(rise, video.fps, MIN_S)]
+
+
+SHAKE_RISE = declare(Quantity(
+    key="jitter.shake_rise", measure=_clean_rise, direction=+1, default=6.0,
+    doc="highest ratio by which a clean video's shake level (high-passed global displacement) "
+        "stays above its usual one for 3 s"))
+
+
+def shaky_stretches(active: np.ndarray, unjudged: np.ndarray, t: np.ndarray,
+                    fps: float) -> list[tuple[int, int]]:
+    """Runs of shaky frames across brief stretches (<= GAP_S) that could not be judged (the
+    edges of each shot, a cut), holding >= MIN_S of shaky frames, joined across gaps up to
+    GAP_S: footage that cuts every few seconds is still one shaky stretch."""
+    brief = np.zeros(len(active), dtype=bool)
+    for a, b in runs(unjudged):
+        brief[a:b] = (b - a) / fps <= GAP_S
+    found = []
+    for a, b in runs(active | brief):
+        on = np.flatnonzero(active[a:b])
+        if len(on) and len(on) / fps >= MIN_S:
+            found.append((a + int(on[0]), a + int(on[-1]) + 1))
+    return merge_runs(found, t, gap_s=GAP_S)
+
+
+def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> list[Event]:
+    """Camera shake: stretches whose shake level holds above the calibrated rise."""
+    t = np.asarray(frames.get("t", []), dtype=np.float64)
+    if len(t) < 7 or "motion_x" not in frames:
+        return []
+    rise, level = shake_rise(frames, scenes, fps)
+    limit = float(np.log(value(SHAKE_RISE.key)))
+    active = rise >= limit
+    events = []
+    for a, b in shaky_stretches(active, np.isneginf(rise), t, fps):
+        on = np.flatnonzero(active[a:b]) + a
+        px = float(np.nanmedian(level[on]))
+        ratio = float(np.exp(np.median(rise[on])))
+        events.append(Event(
+            type="jitter", subtype="camera shake",
+            start_s=round(float(t[a]), 2), end_s=round(float(t[b - 1] + 1.0 / fps), 2),
+            severity=round(float(np.clip(0.2 + 0.8 * px / FULL_PX, 0, 1)), 3),
+            score=round(px, 3),
+            evidence={"shake_px": round(px, 3), "shake_rise": round(ratio, 2),
+                      "limit": round(float(np.exp(limit)), 2), "frames": int(b - a)},
+        ))
+    return events
 
 
 def noise_not_jitter(ctx: Context, events: list[Event]) -> list[Event]:
@@ -59,7 +212,7 @@ def noise_not_jitter(ctx: Context, events: list[Event]) -> list[Event]:
 
 
 class JitterDetector(Detector):
-    """Camera shake: jerky global motion."""
+    """Camera shake: global motion oscillating well above the footage's own."""
 
     name = "jitter"
     types = ("jitter",)
@@ -68,4 +221,4 @@ class JitterDetector(Detector):
         """Jitter events (none without per-frame signals)."""
         if not ctx.has_frames:
             return []
-        return jitter_events(ctx.frames, ctx.scenes, ctx.frame_scenes, ctx.fps)
+        return jitter_events(ctx.frames, ctx.scenes, ctx.fps)

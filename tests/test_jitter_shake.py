@@ -1,0 +1,136 @@
+"""Camera shake: global motion reversing several times a second well above what the footage
+shows around it is one jitter event; a pan, a slow sway, single jumps and footage that shakes
+all through (its hand-held look) are not."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from tests.test_events import FPS, _frames, _samples, _scenes
+from tools.detectors import detect_events
+from tools.detectors.jitter import jitter_events, shake_level
+from tools.ffmpeg import ffmpeg_exe
+
+SCENES = _scenes([0.0, 90.0])
+
+
+def _still(seconds: float = 90.0) -> dict[str, np.ndarray]:
+    """A camera on a tripod: sub-pixel estimator noise, confident estimates."""
+    f = _frames(seconds)
+    f["motion_conf"] = np.full(len(f["t"]), 0.85)
+    return f
+
+
+def _move(f: dict[str, np.ndarray], start: float, end: float, position) -> None:
+    """Add the global motion (px/frame) of a displacement `position(t)` between start and end."""
+    sel = (f["t"] >= start) & (f["t"] < end)
+    t = f["t"][sel]
+    px, py = position(t)
+    vx, vy = np.diff(px, prepend=px[0]), np.diff(py, prepend=py[0])
+    f["motion_x"][sel] += vx
+    f["motion_y"][sel] += vy
+
+
+def _shake(amp: float):
+    """Back and forth several times a second, no net drift (two beating frequencies)."""
+    return lambda t: (amp * np.sin(2 * np.pi * 2.9 * t) * np.cos(2 * np.pi * 0.8 * t),
+                      amp * np.cos(2 * np.pi * 3.6 * t) * np.sin(2 * np.pi * 0.6 * t))
+
+
+def _jitter(f: dict[str, np.ndarray]) -> list:
+    return [e for e in jitter_events(f, SCENES, FPS)]
+
+
+def test_shake_over_a_window_is_one_jitter_event():
+    f = _still()
+    _move(f, 30.0, 50.0, _shake(2.0))
+    (e,) = _jitter(f)
+    assert e.type == "jitter" and e.subtype == "camera shake"
+    assert abs(e.start_s - 30.0) <= 2.0 and abs(e.end_s - 50.0) <= 2.0, e
+    assert e.evidence["shake_rise"] > e.evidence["limit"]
+    events = detect_events(f, _samples(90.0), SCENES, FPS)
+    assert [x.type for x in events if x.type == "jitter"] == ["jitter"], events
+
+
+def test_stronger_shake_is_more_severe():
+    sev = []
+    for amp in (2.0, 4.0):
+        f = _still()
+        _move(f, 30.0, 50.0, _shake(amp))
+        (e,) = _jitter(f)
+        sev.append(e.severity)
+    assert sev[0] < sev[1]
+
+
+def test_a_pan_and_a_slow_sway_are_no_shake():
+    f = _still()
+    _move(f, 20.0, 40.0, lambda t: (3.0 * FPS * (t - 20.0), 0.0 * t))  # 3 px/frame one way
+    _move(f, 50.0, 80.0, lambda t: (8.0 * np.sin(2 * np.pi * 0.3 * t), 4.0 * np.cos(
+        2 * np.pi * 0.25 * t)))  # a hand-held camera swaying
+    assert _jitter(f) == []
+
+
+def test_single_jumps_are_no_shake():
+    f = _still()
+    f["motion_x"][np.arange(200, 2000, 200)] = 12.0  # a loop point every 8 s
+    assert _jitter(f) == []
+
+
+def test_footage_that_shakes_all_through_has_that_look():
+    f = _still()
+    _move(f, 0.0, 90.0, _shake(1.5))
+    level = shake_level(f, SCENES, FPS)
+    assert np.nanmedian(level) > 0.5  # it does shake ...
+    assert _jitter(f) == []  # ... as all of it does: no departure from its own footage
+
+
+def test_unconfident_motion_is_not_judged():
+    f = _still()
+    _move(f, 30.0, 50.0, _shake(2.0))
+    f["motion_conf"][(f["t"] >= 30.0) & (f["t"] < 50.0)] = 0.2  # content moving on its own
+    assert _jitter(f) == []
+
+
+def test_shake_in_a_real_encode_is_found(tmp_path: Path):
+    """A moving crop (ffmpeg's crop with a time expression, scaled back) over 12-26 s of a
+    still test card: the index reports camera shake there."""
+    from tools.index import get_index
+
+    video = tmp_path / "shake.mp4"
+    shake = ("crop=iw-24:ih-24:'12+12*sin(2*PI*3.1*t)*cos(2*PI*0.9*t)':"
+             "'12+12*cos(2*PI*2.3*t)*sin(2*PI*1.3*t)',scale=320:240,setsar=1")
+    graph = (f"[0:v]split=3[a][b][c];[a]trim=0:12,setpts=PTS-STARTPTS[p0];"
+             f"[b]trim=12:26,setpts=PTS-STARTPTS,{shake}[p1];"
+             f"[c]trim=26:40,setpts=PTS-STARTPTS[p2];[p0][p1][p2]concat=n=3:v=1:a=0[v]")
+    subprocess.run([ffmpeg_exe(), "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "smptehdbars=size=320x240:rate=25", "-t", "40", "-filter_complex", graph,
+                    "-map", "[v]", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20",
+                    "-pix_fmt", "yuv420p", str(video)], check=True)
+    idx = get_index(video, cache_dir=tmp_path / "cache", progress=False, clip=False)
+    shakes = [e for e in idx.events if e.type == "jitter"]
+    assert len(shakes) == 1, idx.events
+    assert abs(shakes[0].start_s - 12.0) <= 2.0 and abs(shakes[0].end_s - 26.0) <= 2.0, shakes
+
+
+def test_a_pan_shown_at_a_third_of_the_rate_is_no_shake():
+    """Held frames (no motion) and the jumps after them (three frames' motion) are a rate
+    drop's cadence, not the camera reversing."""
+    f = _still()
+    f["diff"] = np.full(len(f["t"]), 2.0)
+    sel = np.flatnonzero((f["t"] >= 30.0) & (f["t"] < 50.0))
+    held = sel[(sel - sel[0]) % 3 != 0]
+    f["motion_x"][sel] = 6.0
+    f["motion_x"][held] = 0.0
+    f["diff"][held] = 0.02
+    assert _jitter(f) == []
+
+
+def test_shake_across_frequent_cuts_is_one_stretch():
+    f = _still()
+    _move(f, 30.0, 50.0, _shake(2.0))
+    cuts = _scenes([0.0, 33.0, 37.0, 41.0, 45.0, 90.0])
+    found = jitter_events(f, cuts, FPS)
+    assert len(found) == 1 and found[0].start_s <= 33.5 and found[0].end_s >= 48.0, found

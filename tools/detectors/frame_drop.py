@@ -1,0 +1,151 @@
+"""Frame-rate drops: every picture held for the same number of frames, over seconds, while
+the footage moves (a stream falling to half, a third, a fifth of its rate and shown at the
+old one again).
+
+A freeze is one long hold and stutter irregular holds; a rate drop is a regular cadence:
+in every run of k frames one changes and k-1 repeat it (after a lossy encode, nearly: their
+difference falls to the encoder's residual). Read per frame over a 2-s window for k = 2..6,
+the cadence is the margin by which the changing frame of each cycle exceeds the other frames
+of its cycle (log of the difference ratio, median over the window's cycles). Clean camera
+footage has none; codecs give some (B-frame quality pulses), and cartoons animated on twos
+or at low rates have their own: so the cadence counts only where it rises above what the
+footage around it usually shows (a cadence all through a video is its look), by a ratio
+measured on clean real footage.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detectors.around import lasting_runs, longest_departure, usual_level
+from tools.detectors.base import Context, Detector
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.repeats import FROZEN_DIFF
+from tools.detectors.series import overlap_share
+from tools.model import Event
+
+# Frames each picture is held for: the rate falling to 1/2 .. 1/6 of the stream's.
+HOLDS = (2, 3, 4, 5, 6)
+# The cadence is read over this long a window (>= 3 cycles at every hold and rate).
+WINDOW_S = 2.0
+MIN_CYCLES = 3
+# Differences under the change at which a frame counts as unchanged are all alike: the
+# margin between two such frames is codec noise, not a held picture.
+FLOOR = FROZEN_DIFF
+# A drop holds its cadence above the limit for at least this long, and stretches of it this
+# close are one drop (the still moments between motions show no cadence: nothing moves).
+MIN_S = 1.0
+GAP_S = 2.5
+# Windows handled at a time (bounds the memory of the sliding views on long videos).
+CHUNK = 4096
+SUBTYPE = "frame-rate drop"
+# Repeated-frame events (frame drops, stutter) and jitter lying this much inside a rate
+# drop are its pieces: its held frames read as holds, its jumps as jerks.
+PIECE_SHARE = 0.5
+PIECE_TYPES = ("frame_drop", "stutter", "jitter")
+
+
+def _window_scores(ld: np.ndarray, k: int, m: int) -> np.ndarray:
+    """For each window of m cycles of k frames (starting at every frame): the median over
+    its cycles of the best column's margin over the largest other frame of the cycle."""
+    w = m * k
+    n = len(ld) - w + 1
+    out = np.empty(max(n, 0))
+    for s in range(0, n, CHUNK):
+        x = np.lib.stride_tricks.sliding_window_view(ld[s: s + CHUNK + w - 1], w)
+        x = x.reshape(-1, m, k)
+        top2 = np.sort(x, axis=2)[:, :, -2:]
+        best_other = np.where(x == top2[:, :, 1:], top2[:, :, :1], top2[:, :, 1:])
+        out[s: s + len(x)] = np.median(x - best_other, axis=1).max(axis=1)
+    return out
+
+
+def cadence(diff: np.ndarray, fps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, the strongest hold cadence around it (log ratio of the changing frame's
+    difference to the held ones', median over the cycles of a WINDOW_S window; <= 0 when no
+    frame of a cycle stands out) and its hold k (0 where not judged)."""
+    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=FLOOR)
+    ld = np.log(np.maximum(d, FLOOR))
+    n = len(ld)
+    best = np.full(n, -np.inf)
+    hold = np.zeros(n, dtype=np.int64)
+    for k in HOLDS:
+        m = max(MIN_CYCLES, int(round(WINDOW_S * fps / k)))
+        if n < m * k:
+            continue
+        s = _window_scores(ld, k, m)
+        full = np.full(n, -np.inf)
+        full[(m * k) // 2: (m * k) // 2 + len(s)] = s
+        up = full > best
+        best[up], hold[up] = full[up], k
+    return best, hold
+
+
+def cadence_rise(frames: dict[str, np.ndarray], fps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, how far the cadence stands above the footage's usual one (log ratio), and
+    its hold k."""
+    score, hold = cadence(frames["diff"], fps)
+    finite = np.where(np.isfinite(score), score, np.nan)
+    rise = finite - usual_level(finite, fps)
+    return np.where(np.isfinite(rise), rise, -np.inf), hold
+
+
+def _clean_rise(video: CleanVideo) -> list[float]:
+    """The cadence ratio a clean video holds above its usual one for MIN_S at most."""
+    if len(video.frames.get("diff", [])) < 3:
+        return []
+    rise, _ = cadence_rise(video.frames, video.fps)
+    return [float(np.exp(v)) for v in longest_departure(rise, video.fps, MIN_S)]
+
+
+CADENCE_RISE = declare(Quantity(
+    key="frame_rate.cadence_rise", measure=_clean_rise, direction=+1, default=4.0,
+    doc="highest ratio by which a clean video's hold cadence (changing frame / held frames) "
+        "stays above its usual one for 1 s"))
+
+
+def rate_drop_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
+    """Stretches holding a regular cadence above the calibrated rise, as frame_drop events."""
+    t = np.asarray(frames.get("t", []), dtype=np.float64)
+    if len(t) < 3 or "diff" not in frames:
+        return []
+    rise, hold = cadence_rise(frames, fps)
+    limit = float(np.log(value(CADENCE_RISE.key)))
+    active = rise >= limit
+    events = []
+    for a, b in lasting_runs(active, t, fps, MIN_S, GAP_S):
+        on = np.flatnonzero(active[a:b]) + a
+        k = int(np.median(hold[on]))
+        ratio = float(np.exp(np.median(rise[on])))
+        events.append(Event(
+            type="frame_drop", subtype=SUBTYPE,
+            start_s=round(float(t[a]), 2), end_s=round(float(t[b - 1] + 1.0 / fps), 2),
+            severity=round(1.0 - 1.0 / k, 3), score=round(ratio, 2),
+            evidence={"hold_frames": k, "effective_fps": round(fps / k, 2),
+                      "cadence_rise": round(ratio, 2), "limit": round(float(np.exp(limit)), 2),
+                      "frames": int(b - a)},
+        ))
+    return events
+
+
+def pieces_of_rate_drops(ctx: Context, events: list[Event]) -> list[Event]:
+    """Drop the repeated-frame and jitter events lying mostly inside a frame-rate drop: its
+    held frames are what the repeats detector saw, its jumps what jitter saw."""
+    drops = [(e.start_s, e.end_s) for e in events if e.subtype == SUBTYPE]
+    if not drops:
+        return events
+    return [e for e in events if e.subtype == SUBTYPE or e.type not in PIECE_TYPES
+            or overlap_share(e.start_s, e.end_s, drops) < PIECE_SHARE]
+
+
+class FrameRateDetector(Detector):
+    """Frame-rate drops: a regular cadence of held frames over seconds."""
+
+    name = "frame_rate"
+    types = ("frame_drop",)
+
+    def detect(self, ctx: Context) -> list[Event]:
+        """Frame-rate-drop events (none without per-frame signals)."""
+        if not ctx.has_frames:
+            return []
+        return rate_drop_events(ctx.frames, ctx.fps)
