@@ -11,6 +11,9 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+# the scripted OpenAI-compatible server and a brain on it, for the openai-brain test files
+pytest_plugins = ("openai_common",)
+
 
 @pytest.fixture(scope="session")
 def make_clip(tmp_path_factory):

@@ -88,3 +88,26 @@ def test_gate_depends_on_duration_class():
 def test_every_quantity_has_a_doc_and_direction(key):
     q = cal.QUANTITIES[key]
     assert q.doc and q.direction in (-1, 1)
+
+
+def test_blocking_floor_is_calibrated_from_each_clean_videos_sample_tail():
+    """The floor beyond which blocking is flagged outright comes from the calibration file
+    (each clean video's 99th-percentile sample), not from a constant."""
+    import numpy as np
+
+    from tools.detectors.calibration import CleanVideo
+    from tools.detectors.compression import BLOCKING
+    from tools.detectors.spatial_events import beyond_clean
+    from tools.detectors.spatial_spec import floor_raw
+
+    assert BLOCKING.floor == "floor.blockiness"
+    assert floor_raw(BLOCKING) == cal.value("floor.blockiness")
+    q = cal.QUANTITIES["floor.blockiness"]
+    x = np.linspace(1.0, 2.0, 101)
+    video = CleanVideo("v", 25.0, {}, {"blockiness": x}, [], [])
+    assert q.measure(video) == pytest.approx([1.99])
+    assert q.measure(CleanVideo("few", 25.0, {}, {"blockiness": x[:5]}, [], [])) == []
+    floor = floor_raw(BLOCKING)
+    samples = {"blockiness": np.r_[np.full(20, floor * 0.9), np.full(20, floor * 1.5)]}
+    flagged = beyond_clean(samples, BLOCKING)
+    assert not flagged[:15].any() and flagged[25:].all()

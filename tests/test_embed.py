@@ -15,13 +15,13 @@ import pytest
 open_clip = pytest.importorskip("open_clip")
 torch = pytest.importorskip("torch")
 
+from test_clip_config import hub_cache_layout  # noqa: E402
+
 from tools.clip_model import (  # noqa: E402
     ClipConfig,
-    UnknownModel,
     WeightsUnavailable,
     clip_status,
     load_clip,
-    resolve_weights,
 )
 from tools.embed import (  # noqa: E402
     FrameEmbedder,
@@ -29,8 +29,6 @@ from tools.embed import (  # noqa: E402
     Hit,
     ModelMismatch,
     RetrievalOff,
-    Span,
-    merge_spans,
 )
 
 TINY = "lvq-tiny-a"
@@ -235,40 +233,6 @@ def test_missing_weights_report_and_disabled_index(tmp_path):
         loaded.search_frame(0.0)
 
 
-def test_default_config_status_is_quick_on_this_machine():
-    start = time.perf_counter()
-    ok, reason = clip_status(ClipConfig())
-    assert time.perf_counter() - start < 5.0  # no network wait
-    assert ok or "no local weights" in reason
-
-
-def test_bad_names_list_choices(tmp_path):
-    with pytest.raises(UnknownModel, match="ViT-B-32"):
-        resolve_weights(ClipConfig(model="ViT-B-33"))
-    with pytest.raises(UnknownModel, match="laion2b_s34b_b79k"):
-        resolve_weights(ClipConfig(pretrained="no-such-tag"))
-    with pytest.raises(WeightsUnavailable, match="not found"):
-        resolve_weights(ClipConfig(pretrained=str(tmp_path / "missing.pt")))
-
-
-def test_config_from_env():
-    env = {
-        "LVQ_CLIP_MODEL": "ViT-B-16",
-        "LVQ_CLIP_PRETRAINED": "/w/b16.pt",
-        "LVQ_CLIP_INTERVAL": "3",
-        "LVQ_CLIP_BUDGET": "off",
-    }
-    cfg = ClipConfig.from_env(env, interval_s=None, batch_size=8)
-    assert (cfg.model, cfg.pretrained, cfg.interval_s, cfg.time_budget, cfg.batch_size) == (
-        "ViT-B-16",
-        "/w/b16.pt",
-        3.0,
-        None,
-        8,
-    )
-    assert ClipConfig.from_env({}) == ClipConfig()
-
-
 def test_time_budget_thins_sampling(tiny, tiny_model):
     """A fake clock: embedding costs 0.25 s a frame, the rest of the pass 0.1 s per video second,
     so a 25% budget allows one frame per 10 s instead of one per 2 s."""
@@ -295,47 +259,12 @@ def test_time_budget_thins_sampling(tiny, tiny_model):
     assert emb.interval_s > 2.0
 
 
-def test_merge_spans():
-    hits = [Hit(10.0, 0.5), Hit(12.0, 0.9), Hit(14.0, 0.6), Hit(30.0, 0.7), Hit(2.0, 0.1)]
-    spans = merge_spans(hits, gap_s=3.0, pad_s=1.0)
-    assert spans[0] == Span(9.0, 15.0, 0.9, 12.0)
-    assert [s.peak_s for s in spans] == [12.0, 30.0, 2.0]
-    assert spans[0].to_dict()["end_s"] == 15.0
-    assert merge_spans([], 2.0) == []
-
-
 def test_text_tower_on_trimmed_tokens_equals_full_context(tiny_model):
     texts = ["a dark indoor scene", "flicker", "a long description of a sunny beach with people"]
     assert tiny_model.trim_text
     with torch.inference_mode():
         full = tiny_model.net.encode_text(tiny_model.tokenizer(texts), normalize=True).numpy()
     np.testing.assert_allclose(tiny_model.encode_text(texts), full, atol=1e-5)
-
-
-def _hub_cache(root: Path, repo: str, files: dict[str, bytes]) -> None:
-    """Lay files out as the Hugging Face hub cache does (refs/main -> snapshots/<commit>/)."""
-    commit = "0123456789abcdef0123456789abcdef01234567"
-    repo_dir = root / f"models--{repo.replace('/', '--')}"
-    (repo_dir / "refs").mkdir(parents=True)
-    (repo_dir / "refs" / "main").write_text(commit)
-    snapshot = repo_dir / "snapshots" / commit
-    snapshot.mkdir(parents=True)
-    for name, data in files.items():
-        (snapshot / name).write_bytes(data)
-
-
-def test_status_finds_tag_weights_in_the_hub_cache(tmp_path):
-    # where open_clip would download ViT-B-32/openai: timm/vit_base_patch32_clip_224.openai
-    _hub_cache(
-        tmp_path,
-        "timm/vit_base_patch32_clip_224.openai",
-        {"open_clip_model.safetensors": b"not real weights"},
-    )
-    cfg = ClipConfig(cache_dir=str(tmp_path))
-    ok, where = clip_status(cfg)
-    assert ok and "open_clip_model.safetensors" in where
-    weights = resolve_weights(cfg)
-    assert weights.quick_gelu  # OpenAI weights were trained with QuickGELU
 
 
 def test_corrupt_checkpoint_is_a_clear_error_and_disables_the_embedder(tiny, tmp_path):
@@ -354,7 +283,7 @@ def test_corrupt_checkpoint_is_a_clear_error_and_disables_the_embedder(tiny, tmp
 def test_hub_model_loads_from_the_cache_without_network(tiny, tiny_model, tmp_path):
     ckpt = Path(tiny[TINY].pretrained).read_bytes()
     config = {"model_cfg": _tiny_config(32, 224), "preprocess_cfg": {}}
-    _hub_cache(
+    hub_cache_layout(
         tmp_path,
         "lvq/tiny-clip",
         {"open_clip_config.json": json.dumps(config).encode(), "open_clip_pytorch_model.bin": ckpt},
@@ -435,25 +364,3 @@ def test_embedder_loads_its_model_in_the_background(tiny):
     index = emb.finish()
     assert emb.enabled and index.enabled and list(index.times) == [0.0, 2.0, 3.25, 5.25]
     assert index.info["load_wait_s"] >= 0.0 and index.search_frame(2.0, k=1)[0].time_s == 2.0
-
-
-def test_quick_status_does_not_import_open_clip(tmp_path):
-    """The index builder asks before decoding: without weights that must cost no import."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys; from tools.clip_model import ClipConfig, clip_status; "
-        "print(clip_status(ClipConfig(cache_dir=sys.argv[1]), quick=True)[0], "
-        "'open_clip' in sys.modules)"
-    )
-    root = Path(__file__).resolve().parents[1]
-    run = [sys.executable, "-c", code]
-    missing = subprocess.run(
-        [*run, str(tmp_path / "none")], capture_output=True, text=True, cwd=root, check=True
-    )
-    assert missing.stdout.split() == ["False", "False"]
-    present = subprocess.run(
-        [*run, str(tmp_path)], capture_output=True, text=True, cwd=root, check=True
-    )
-    assert present.stdout.split() == ["True", "False"]  # a cache exists: checked on loading

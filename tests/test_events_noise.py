@@ -6,6 +6,8 @@ import pytest
 
 from tests.event_series import FPS, _frames, _one_span, _samples, _scenes
 from tools.detectors import detect_events
+from tools.detectors.compression import BLOCKING, PIXELATION
+from tools.detectors.spatial_spec import floor_raw
 
 
 def test_compressed_part_of_a_grainy_scene_is_not_its_noise_reference():
@@ -85,7 +87,7 @@ def test_a_jump_in_invisible_grain_is_not_noise():
 
 def test_blocking_over_one_whole_scene_is_found_against_the_clean_floor():
     s = _samples(60.0)
-    s["blockiness"][(s["t"] >= 20.0) & (s["t"] < 40.0)] = 3.5
+    s["blockiness"][(s["t"] >= 20.0) & (s["t"] < 40.0)] = 1.2 * floor_raw(BLOCKING)
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     comp = [e for e in events if e.subtype == "blocking"]
     assert len(comp) == 1 and abs(comp[0].start_s - 20.0) <= 1.0, events
@@ -103,11 +105,10 @@ def test_blocking_severity_follows_its_absolute_level(level, lo, hi):
 
 
 def test_slight_pixelation_over_a_whole_scene_is_found_beyond_the_clean_floor():
-    """Grid 2.9 (a slight pixelation; clean footage stays below 2.5) over a whole 20-s scene:
-    against the floor of 2.4 that is a small deviation, but the level is beyond anything
-    clean footage shows."""
+    """Grid 20 % beyond the calibrated clean floor over a whole 20-s scene: against the floor
+    that is a small deviation, but the level is beyond anything clean footage shows."""
     s = _samples(60.0)
-    s["grid"][(s["t"] >= 20.0) & (s["t"] < 40.0)] = 2.9
+    s["grid"][(s["t"] >= 20.0) & (s["t"] < 40.0)] = 1.2 * floor_raw(PIXELATION)
     events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
     pix = [e for e in events if e.subtype == "pixelation"]
     assert len(pix) == 1 and pix[0].start_s <= 20.5 and pix[0].end_s >= 39.5, events

@@ -2,7 +2,8 @@
 their launch, each outcome sorted by who answered it.
 
 - **one line, 130**: the project's start-up guard or `run_app` said it was interrupted;
-- **finished**: the command ended before the signal (exit 0);
+- **finished**: the command ended before the signal, or was exiting as it came (exit 0,
+  nothing on stderr);
 - **CPython start-up**: the signal came before the first line of project code ran: before
   CPython installs its own handler (the process dies of SIGINT, nothing printed: a shell shows
   exit 130), while CPython imports `site` ("Fatal Python error: init_import_site") or runs the
@@ -44,8 +45,8 @@ def classify(out: procs.Outcome) -> str:
     lines = out.lines
     if out.rc == 130 and len(lines) == 1 and "interrupted" in lines[0]:
         return "one line, 130"
-    if out.rc == 0 and not out.signalled:
-        return "finished"
+    if out.rc == 0 and (not out.signalled or not lines):
+        return "finished"  # done before the signal, or it came as the command was exiting
     if out.rc == -signal.SIGINT and not lines:
         return "CPython start-up"  # killed before CPython's own handler was in place
     if lines and lines[0].startswith(_CPYTHON_LINES):
@@ -66,8 +67,9 @@ def _project_frames(stderr: str) -> list[str]:
 
 
 def commands(video: Path) -> dict[str, list[str]]:
-    """The command lines swept: a real index (long enough to be interrupted) and `bench`."""
-    return {"agent index": procs.agent_cmd("index", video, "--json"),
+    """The command lines swept: a real index (long enough to be interrupted; no progress bar,
+    which a late signal on a fast machine would otherwise find on stderr) and `bench`."""
+    return {"agent index": procs.agent_cmd("index", video, "-q", "--json"),
             "bench --help": procs.bench_cmd("--help")}
 
 

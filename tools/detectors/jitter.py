@@ -30,9 +30,13 @@ from tools.model import Event
 # frames around); a level window with more than BAD_SHARE of them is not judged at all.
 MOTION_CONFIDENCE = 0.5
 BAD_SHARE = 0.25
-# Single-frame jumps (a missed cut, a loop point, a cartoon's jump) are not shake: the motion
-# is a running median of this many frames first.
+# Single-frame jumps (a missed cut, a loop point, a cartoon's jump) are not shake: a frame
+# whose motion is SPIKE_RATIO times the median motion of the frames within SPIKE_AROUND_S of
+# it is an isolated jump and takes the running median of SPIKE_FRAMES frames instead. Jitter
+# that jumps every frame (a loose film gate, a bad capture) has neighbours as large: kept.
 SPIKE_FRAMES = 3
+SPIKE_RATIO = 4.0
+SPIKE_AROUND_S = 0.5
 # The slow motion a local quadratic fit over this long follows (pans, sway, zooms starting
 # and stopping); the shake is what it cannot follow.
 HIGH_PASS_S = 1.0
@@ -60,8 +64,8 @@ def _sg_weights(width: int) -> np.ndarray:
     return np.linalg.pinv(np.vander(x, 3, increasing=True))[0]
 
 
-def _motion(frames: dict[str, np.ndarray],
-            scenes: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _motion(frames: dict[str, np.ndarray], scenes: list,
+            fps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Global motion per frame (n, 2), interpolated over unjudged frames (near cuts, low
     confidence), single-frame spikes removed; the mask of unjudged frames; the mask of held
     frames (a repeated picture has no motion of its own: the jump after it carries it)."""
@@ -84,10 +88,24 @@ def _motion(frames: dict[str, np.ndarray],
         return np.zeros((n, 2)), np.ones(n, dtype=bool), held
     for j in range(2):
         v[:, j] = np.interp(np.arange(n), good, v[good, j])
+    return _despiked(v, fps), bad, held
+
+
+def _despiked(v: np.ndarray, fps: float) -> np.ndarray:
+    """The motion with isolated single-frame jumps replaced by a running median of
+    SPIKE_FRAMES (see SPIKE_RATIO); sustained frame-to-frame jitter is left as it is."""
     half = SPIKE_FRAMES // 2
     padded = np.pad(v, ((half, half), (0, 0)), mode="edge")
-    v = np.median(np.lib.stride_tricks.sliding_window_view(padded, SPIKE_FRAMES, axis=0), axis=2)
-    return v, bad, held
+    med = np.median(np.lib.stride_tricks.sliding_window_view(padded, SPIKE_FRAMES, axis=0),
+                    axis=2)
+    mag = np.hypot(v[:, 0], v[:, 1])
+    k = max(1, int(round(SPIKE_AROUND_S * fps)))
+    around = np.pad(mag, (k, k), mode="edge")
+    win = np.lib.stride_tricks.sliding_window_view(around, 2 * k + 1)
+    # the median of the neighbours (the frame itself among 2k+1 barely moves it)
+    usual = np.median(win, axis=1)
+    spike = mag > SPIKE_RATIO * (usual + VISIBLE_PX)
+    return np.where(spike[:, None], med, v)
 
 
 def _displacement(v: np.ndarray, held: np.ndarray) -> np.ndarray:
@@ -108,7 +126,7 @@ def shake_level(frames: dict[str, np.ndarray], scenes: list, fps: float) -> np.n
     local quadratic over HIGH_PASS_S cannot follow, within each shot (NaN where not judged)."""
     t = np.asarray(frames["t"], dtype=np.float64)
     n = len(t)
-    v, bad, held = _motion(frames, scenes)
+    v, bad, held = _motion(frames, scenes, fps)
     w = max(5, int(round(HIGH_PASS_S * fps)) | 1)
     weights = _sg_weights(w)[::-1]
     resid = np.full((n, 2), np.nan)
@@ -152,7 +170,9 @@ def _clean_rise(video: CleanVideo) -> list[float]:
     if len(video.frames.get("motion_x", [])) < 3:
         return []
     rise, _ = shake_rise(video.frames, video.scenes, video.fps)
-    return [float(np.exp(v)) for v in longest_departure(rise, video.fps, MIN_S)]
+    # a ratio below 1 is no departure at all (footage whose level is mostly unjudged, as a
+    # cartoon's): it counts as 1, not as a lower tail that would widen the fit upwards
+    return [max(1.0, float(np.exp(v))) for v in longest_departure(rise, video.fps, MIN_S)]
 
 
 SHAKE_RISE = declare(Quantity(

@@ -31,6 +31,7 @@ from tools.detectors.spatial_spec import (
     baseline_raw,
     deviation,
     floor_level,
+    floor_raw,
     series,
     severity,
     typical,
@@ -44,12 +45,14 @@ from tools.detectors.spatial_steps import (
 )
 from tools.model import Event, Scene
 
-# Saturation (0..255) no clean picture reaches: 15,709 clean samples of two NDQA dev sets
-# stay <= 187.4. Oversaturated samples (colours clipped flat: darker, fewer edges and block
-# borders) are never another measure's clean reference.
+# Saturation (0..255) beyond which a sample is taken as oversaturated (colours clipped flat:
+# darker, fewer edges and block borders) and is never another measure's clean reference.
+# Not calibrated yet: read off generated sets, and clean real cartoons reach 200 (their
+# most saturated samples are only left out of references). Calibrating it as a clean floor
+# (each clean video's 99th percentile) puts it at 288, beyond the scale, which would let a
+# clipped side become the reference of the clean rest.
 OVERSATURATED = 190.0
-# Blocking and pixelation measures never pass their floor in clean footage (per sample, 8033
-# clean samples of an NDQA dev set: blockiness <= 2.27, grid <= 2.47); this far beyond it,
+# Beyond a graded spec's calibrated clean floor (blocking, pixelation) by this factor,
 # samples are flagged outright, so a coded stretch filling most of its scene still shows.
 ABSOLUTE_MARGIN = 1.1
 # Fewest samples a series needs to be judged, and a scene to have a reference of its own.
@@ -104,7 +107,7 @@ def beyond_clean(samples: dict[str, np.ndarray], spec: SpatialSpec) -> np.ndarra
     if spec.grade is None or spec.floor is None or spec.signal not in samples:
         return None
     raw = np.nan_to_num(samples[spec.signal].astype(np.float64), nan=0.0)
-    return smooth_mask(spec.direction * (raw - spec.floor * ABSOLUTE_MARGIN) > 0)
+    return smooth_mask(spec.direction * (raw - floor_raw(spec) * ABSOLUTE_MARGIN) > 0)
 
 
 def confirm_moves(samples, spec: SpatialSpec, flag, sid, a: int, b: int,
@@ -250,7 +253,7 @@ def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
         return None
     raw = samples[spec.signal][a:b] if spec.signal in samples else scan.x[a:b]
     if spec.levels is not None and spec.floor is not None and (
-        spec.direction * (np.nanmedian(raw) - spec.floor) <= 0
+        spec.direction * (np.nanmedian(raw) - floor_raw(spec)) <= 0
     ):
         return None  # an absolute measure within what clean footage shows: not visible
     if spec.levels is not None or spec.grade is not None:
