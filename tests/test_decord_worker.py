@@ -163,3 +163,29 @@ def test_a_tools_folder_in_the_working_directory_does_not_hijack_the_worker(tmp_
     reader = video.open_reader(clip)
     assert isinstance(reader, decord_worker.DecordReader)
     assert isinstance(decord_worker._WORKER[0], decord_worker._Worker)
+
+
+def test_a_worker_grown_past_its_memory_limit_is_replaced_and_readers_reopen(tmp_path,
+                                                                            monkeypatch):
+    """Decord leaves memory behind in its process with every reader: once the worker holds
+    more than WORKER_RSS_MB it is stopped, and a reader of the old one goes on in a new one."""
+    clip = tiny_video(tmp_path / "clip.mp4", seconds=1.0)
+    reader = video.open_reader(clip)
+    first = decord_worker._WORKER[0]
+    assert first.rss_mb() > 10  # python, numpy and decord at least
+    assert decord_worker._WORKER and decord_worker._WORKER[0] is first  # under the limit: kept
+    monkeypatch.setattr(decord_worker, "WORKER_RSS_MB", 1.0)
+    frames = reader.get_batch([0, 5]).asnumpy()
+    assert frames.shape[0] == 2
+    assert not decord_worker._WORKER and first.proc.poll() is not None  # replaced after the call
+    started = []
+    real = decord_worker._Worker.__init__
+
+    def counting(self):
+        real(self)
+        started.append(self.proc.pid)
+
+    monkeypatch.setattr(decord_worker._Worker, "__init__", counting)
+    again = reader.get_batch([10]).asnumpy()  # the reader opens again in a fresh worker
+    assert again.shape[0] == 1 and len(started) == 1 and started[0] != first.proc.pid
+    assert np.array_equal(again[0], video.open_reader(clip).get_batch([10]).asnumpy()[0])
