@@ -81,3 +81,18 @@ def test_interlace_event_where_comb_rises():
     assert abs(events[0].start_s - 20.0) <= 0.5 and abs(events[0].end_s - 35.0) <= 0.5
     # a cartoon whose steady comb share is its look: no event
     assert interlace_events({"t": t, "comb": np.full(len(t), 0.08)}) == []
+
+
+def test_damaged_pictures_are_no_reference_for_the_rest_of_their_shot():
+    """Decoder garbage measures far sharper than the footage (a damaged stream: sharpness
+    4,000-8,400 against ~500): as a shot's reference it made the clean rest read as blur."""
+    from tests.event_series import FPS, _frames, _samples, _scenes
+    from tools.detectors import detect_events
+
+    s = _samples(60.0)
+    garbage = (s["t"] >= 20.0) & (s["t"] < 24.0)
+    s["detail"][garbage] *= 3.0
+    s["sharpness"][garbage] *= 8.0
+    args = (_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    assert [e.type for e in detect_events(*args)] == ["blur"]  # what the garbage did
+    assert detect_events(*args, damaged=[(19.0, 25.0)]) == []

@@ -10,6 +10,7 @@ from tools.detectors import detect_events, gates
 from tools.detectors.confirm import confirm
 from tools.detectors.corruption import (
     corruption_events,
+    damage_spans,
     explained_by_damage,
     without_damage_cuts,
 )
@@ -39,7 +40,7 @@ def derive(
     shots = ShotDetector(fps)
     shots.cuts = cuts
     scenes = shots.scenes(frames["t"], corr, frames.get("diff"))
-    events = detect_events(frames, samples, scenes, fps)
+    events = detect_events(frames, samples, scenes, fps, damaged=damage_spans(damage))
     freezes = freeze_events(frames, fps)
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
     events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tools.detectors.base import Context, Detector
+from tools.detectors.base import DAMAGE, Context, Detector
 from tools.detectors.blur import BlurDetector
 from tools.detectors.colour import ColourDetector, hue_not_exposure
 from tools.detectors.compression import CompressionDetector
@@ -76,9 +76,14 @@ def get(name: str) -> Detector:
 def detect_events(
     frames: dict[str, np.ndarray], samples: dict[str, np.ndarray], scenes: list[Scene],
     fps: float, detectors: tuple[Detector, ...] = DETECTORS,
+    damaged: list[tuple[float, float]] | None = None,
 ) -> list[Event]:
-    """Every quality event found in an index's signals, sorted by start time."""
+    """Every quality event found in an index's signals, sorted by start time; `damaged`:
+    the (start, end) s of stretches the decoder could not decode, explained for all."""
     ctx = Context.build(frames, samples, scenes, fps, detectors)
+    if damaged:
+        st = ctx.sample_times
+        ctx.explain(DAMAGE, np.any([(st >= a) & (st <= b) for a, b in damaged], axis=0))
     events: list[Event] = []
     for detector in detectors:
         events.extend(detector.detect(ctx))

@@ -35,6 +35,10 @@ def scene_ids(t: np.ndarray, scenes: list[Scene]) -> np.ndarray:
     return np.clip(np.searchsorted(starts, t, side="right") - 1, 0, max(0, len(scenes) - 1))
 
 
+# The kind under which the damaged stretches (decoder errors) are explained for everyone.
+DAMAGE = "damage"
+
+
 @dataclass
 class Context:
     """Everything a detector reads: the signals, the shots, and what earlier ones explained.
@@ -74,9 +78,10 @@ class Context:
         return self.samples.get("t", np.zeros(0))
 
     def explaining(self, kinds: tuple[str, ...]) -> np.ndarray:
-        """The samples any of these kinds has explained so far."""
+        """The samples any of these kinds has explained so far (and always the damaged
+        stretches: a smeared or grey picture is no detector's reference or evidence)."""
         mask = np.zeros(len(self.sample_times), dtype=bool)
-        for kind in kinds:
+        for kind in (DAMAGE, *kinds):
             if kind in self.explained:
                 mask |= self.explained[kind]
         return mask

@@ -56,7 +56,8 @@ def corruption_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
 SETTLE_S = 1.0
 
 
-def _spans(damage: list[Event]) -> list[tuple[float, float]]:
+def damage_spans(damage: list[Event]) -> list[tuple[float, float]]:
+    """The damaged stretches with the unsettled picture around them (SETTLE_S)."""
     return [(e.start_s - SETTLE_S, e.end_s + SETTLE_S) for e in damage]
 
 
@@ -72,7 +73,7 @@ def without_damage_cuts(frames: dict[str, np.ndarray], raw_cuts: list[int],
     if not damage or len(t) == 0:
         return list(raw_cuts), corr
     inside = np.zeros(len(t), dtype=bool)
-    for a, b in _spans(damage):
+    for a, b in damage_spans(damage):
         inside |= (t >= a) & (t <= b)
     cuts = [int(c) for c in raw_cuts if not (0 <= int(c) < len(t) and inside[int(c)])]
     if corr is not None and len(corr) == len(t):
@@ -83,7 +84,7 @@ def without_damage_cuts(frames: dict[str, np.ndarray], raw_cuts: list[int],
 def explained_by_damage(events: list[Event], damage: list[Event]) -> list[Event]:
     """Events of other types lying mostly inside a damaged stretch are that damage (a smear
     reads as blur, a green slice as a colour shift): they are dropped."""
-    spans = _spans(damage)
+    spans = damage_spans(damage)
 
     def inside(e: Event) -> bool:
         length = max(e.end_s - e.start_s, 1e-6)
