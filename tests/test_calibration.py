@@ -100,9 +100,9 @@ def test_blocking_floor_is_calibrated_from_each_clean_videos_sample_tail():
     from tools.detectors.spatial_events import beyond_clean
     from tools.detectors.spatial_spec import floor_raw
 
-    assert BLOCKING.floor == "floor.blockiness"
-    assert floor_raw(BLOCKING) == cal.value("floor.blockiness")
-    q = cal.QUANTITIES["floor.blockiness"]
+    assert BLOCKING.floor == "whole.blockiness.p99"
+    assert floor_raw(BLOCKING) == cal.value("whole.blockiness.p99")
+    q = cal.QUANTITIES["whole.blockiness.p99"]
     x = np.linspace(1.0, 2.0, 101)
     video = CleanVideo("v", 25.0, {}, {"blockiness": x}, [], [])
     assert q.measure(video) == pytest.approx([1.99])

@@ -21,6 +21,7 @@ from tools.detectors.base import DAMAGE, Context, Detector
 from tools.detectors.blur import BlurDetector
 from tools.detectors.colour import ColourDetector, hue_not_exposure
 from tools.detectors.compression import CompressionDetector
+from tools.detectors.corruption import inside_spans
 from tools.detectors.exposure import ExposureDetector, washed_out
 from tools.detectors.finish import finish
 from tools.detectors.flicker import FlickerDetector
@@ -82,8 +83,7 @@ def detect_events(
     the (start, end) s of stretches the decoder could not decode, explained for all."""
     ctx = Context.build(frames, samples, scenes, fps, detectors)
     if damaged:
-        st = ctx.sample_times
-        ctx.explain(DAMAGE, np.any([(st >= a) & (st <= b) for a, b in damaged], axis=0))
+        ctx.explain(DAMAGE, inside_spans(ctx.sample_times, damaged))
     events: list[Event] = []
     for detector in detectors:
         events.extend(detector.detect(ctx))

@@ -9,17 +9,19 @@ import numpy as np
 
 from tools.detectors.base import Context
 from tools.detectors.coded import coded_events
+from tools.detectors.levels import FLOOR_MIN_SAMPLES, FLOOR_PERCENTILE, declare_whole
 from tools.detectors.spatial_events import SpatialDetector
-from tools.detectors.spatial_spec import SpatialSpec, clean_floor
+from tools.detectors.spatial_spec import SpatialSpec
 from tools.model import Event
 
 # The blocking and pixelation measures of clean real footage stay below calibrated floors;
 # samples plainly beyond them are flagged outright (spatial_events.beyond_clean).
+BLOCKING_FLOOR = declare_whole("blockiness", FLOOR_PERCENTILE, +1, 2.2, FLOOR_MIN_SAMPLES)
+GRID_FLOOR = declare_whole("grid", FLOOR_PERCENTILE, +1, 2.4, FLOOR_MIN_SAMPLES)
 BLOCKING = SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35), np.log(3.0),
-                       floor=clean_floor("blockiness", "8x8 blockiness", 2.2),
-                       grade=(2.0, 15.0))
+                       floor=BLOCKING_FLOOR.key, grade=(2.0, 15.0))
 PIXELATION = SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0),
-                         floor=clean_floor("grid", "large flat blocks", 2.4), grade=(2.0, 14.0))
+                         floor=GRID_FLOOR.key, grade=(2.0, 14.0))
 
 
 class CompressionDetector(SpatialDetector):

@@ -61,6 +61,14 @@ def damage_spans(damage: list[Event]) -> list[tuple[float, float]]:
     return [(e.start_s - SETTLE_S, e.end_s + SETTLE_S) for e in damage]
 
 
+def inside_spans(t: np.ndarray, spans: list[tuple[float, float]]) -> np.ndarray:
+    """Which of the times `t` lie in any of the (start, end) spans, both ends included."""
+    inside = np.zeros(len(t), dtype=bool)
+    for a, b in spans:
+        inside |= (t >= a) & (t <= b)
+    return inside
+
+
 def without_damage_cuts(frames: dict[str, np.ndarray], raw_cuts: list[int],
                         damage: list[Event], corr: np.ndarray | None = None
                         ) -> tuple[list[int], np.ndarray | None]:
@@ -72,9 +80,7 @@ def without_damage_cuts(frames: dict[str, np.ndarray], raw_cuts: list[int],
     corr = frames.get("corr") if corr is None else corr
     if not damage or len(t) == 0:
         return list(raw_cuts), corr
-    inside = np.zeros(len(t), dtype=bool)
-    for a, b in damage_spans(damage):
-        inside |= (t >= a) & (t <= b)
+    inside = inside_spans(t, damage_spans(damage))
     cuts = [int(c) for c in raw_cuts if not (0 <= int(c) < len(t) and inside[int(c)])]
     if corr is not None and len(corr) == len(t):
         corr = np.where(inside, 1.0, np.asarray(corr, dtype=np.float64))

@@ -40,10 +40,22 @@ OFFSETS: dict[str, float] = {"black": 10.0, "noise": 0.3, "saturation": 20.0, "h
                              "sharpness": 1.0, "impulse": 0.001}
 
 
-def declare_whole(signal: str, pct: float, direction: int, default: float) -> Quantity:
-    """The video-level percentile of a spatial signal over each clean video."""
+# A spec's clean floor (SpatialSpec.floor): the level a clean video's spatial samples pass
+# 1 % of the time (a few samples of any footage hit odd pictures: a title card, a flash),
+# from videos with at least this many samples.
+FLOOR_PERCENTILE = 99.0
+FLOOR_MIN_SAMPLES = 10
+
+
+def declare_whole(signal: str, pct: float, direction: int, default: float,
+                  min_samples: int = 1) -> Quantity:
+    """The video-level percentile of a spatial signal over each clean video (with at least
+    `min_samples` finite samples)."""
     def measure(v: CleanVideo) -> list[float]:
-        return [_pct(np.asarray(v.samples[signal], np.float64), pct)] if signal in v.samples else []
+        if signal not in v.samples:
+            return []
+        x = np.asarray(v.samples[signal], np.float64)
+        return [_pct(x, pct)] if np.isfinite(x).sum() >= min_samples else []
 
     return declare(Quantity(
         key=whole_key(signal, pct), measure=measure, direction=direction, default=default,

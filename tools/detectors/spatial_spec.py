@@ -3,38 +3,12 @@ on a spec's series: its transform, deviations (circular for hue), typical level,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from tools.detectors import calibration as cal
-from tools.detectors.calibration import CleanVideo, Quantity, declare
 from tools.detectors.series import ramp
-
-# A clean floor is what a video's spatial samples pass this share of the time (percentile):
-# a few samples of any footage hit odd pictures (a title card, a flash).
-FLOOR_PERCENTILE = 99.0
-FLOOR_MIN_SAMPLES = 10
-
-
-def _sample_tail(signal: str) -> Callable[[CleanVideo], list[float]]:
-    def measure(video: CleanVideo) -> list[float]:
-        x = np.asarray(video.samples.get(signal, []), dtype=np.float64)
-        x = x[np.isfinite(x)]
-        return [float(np.percentile(x, FLOOR_PERCENTILE))] if len(x) >= FLOOR_MIN_SAMPLES else []
-    return measure
-
-
-def clean_floor(signal: str, what: str, default: float, log: bool = True) -> str:
-    """Declare the level of `signal` that clean footage does not pass (calibrated from each
-    clean video's FLOOR_PERCENTILE) and return its calibration key, for SpatialSpec.floor.
-    `log`: fit on a log scale (levels and ratios), else on the measure's own bounded scale."""
-    key = f"floor.{signal}"
-    declare(Quantity(key, f"{what}: the level a clean video's spatial samples pass "
-                          f"{100 - FLOOR_PERCENTILE:g} % of the time",
-                     _sample_tail(signal), +1, default, log=log))
-    return key
 
 
 @dataclass(frozen=True)
@@ -87,9 +61,9 @@ class SpatialSpec:
     # (and apart at the end): a contrast cut, not a change of exposure or of content.
     squeeze: bool = False
     # The clean level is known outright (no natural picture has isolated black and white
-    # pixels; clean footage shows grain sigma <= 0.65), or calibrated (a key from
-    # clean_floor): no scene's reference lies beyond it (raw units), so a scene degraded
-    # throughout still shows.
+    # pixels; clean footage shows grain sigma <= 0.65), or calibrated (the key of a
+    # levels.declare_whole quantity): no scene's reference lies beyond it (raw units), so a
+    # scene degraded throughout still shows.
     floor: float | str | None = None
     # Severity from the absolute level in the event, (first visible, severe), on a log scale,
     # where the signal measures what a viewer sees whatever the content (grain sigma, impulse
