@@ -89,6 +89,21 @@ def test_a_shot_that_looks_different_is_not_a_stretch_but_a_change_inside_one_is
     cuts = [30.0, 60.0, 90.0, 120.0]
     assert [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"] == []
     noise = np.full(360, 0.2)
-    noise[(t >= 61.5) & (t < 90)] = 2.0  # starts 1.5 s into the shot: a degradation
+    noise[(t >= 63) & (t < 90)] = 2.0  # starts 3 s into the shot: a degradation
     found = [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"]
-    assert len(found) == 1 and found[0].start_s == 61.5 and found[0].end_s == 90.0
+    assert len(found) == 1 and found[0].start_s == 63.0 and found[0].end_s == 90.0
+
+
+def test_a_shot_different_throughout_is_not_a_stretch_whatever_moves_inside_it(monkeypatch):
+    """A montage shot grainier than its neighbours throughout: a blink of its level 8 s in,
+    or a different first second (the key frame at its cut), is not where a degradation
+    starts."""
+    t = np.arange(360) * 0.5
+    monkeypatch.setattr(st, "value", lambda key: 0.8)
+    cuts = [30.0, 60.0, 90.0, 120.0]
+    noise = np.full(360, 0.2)
+    noise[(t >= 60) & (t < 90)] = 2.0
+    noise[(t >= 68) & (t < 68.5)] = 0.2  # a blink inside the shot
+    assert [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"] == []
+    noise[(t >= 60) & (t < 61.5)] = 0.6  # its first 1.5 s coded apart
+    assert [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"] == []

@@ -32,6 +32,16 @@ MIN_STRETCH_S = 3.0  # shortest stretch reported
 MERGE_S = 2.0  # runs closer than this are one stretch
 STEP_REACH_S = 2.5  # a stretch's edge is placed at the largest jump this close to it
 CUT_NEAR_S = 0.5  # a stretch end this close to a shot cut (one sample) is the cut
+# An end inside a shot must be a change of the picture there: the stretch's part of the shot
+# differs from the rest of the shot by at least this share of the limit. Otherwise the shot as
+# a whole looks different and the end only marks a moment inside it (a montage clip soft
+# throughout, with a blink of focus 8 s in).
+INSHOT_SHARE = 0.5
+# ... and the rest must hold this much of the shot: its first or last 2 s (4 samples, about
+# a GOP of the usual encoders) are too few to say the picture changed. Encoders code a
+# shot's first frames apart (the key frame at a cut): the same second of a clean clip read
+# sharpness 716 in one loop of a montage and 1,551-2,515 in another.
+INSHOT_LEAST_S = 2.0
 ROUNDS = 20  # judgements at most, each without the samples found degraded before
 MIN_NEIGHBOURS = 0.25  # share of a full neighbourhood needed to judge a sample
 
@@ -153,12 +163,14 @@ def _quiet_limit(s: Stretch):
             return []
         cuts = [sc.start_s for sc in video.scenes[1:]]
         lo, hi = 0.0, 8.0
-        if find_stretches(t, {s.key: x}, {s.key: hi}, cuts)[s.key]:
+        def found(limit: float) -> bool:
+            return bool(find_stretches(t, {s.key: x}, {s.key: limit}, cuts,
+                                       in_shot=False)[s.key])
+        if found(hi):
             return [hi]
         for _ in range(16):
             mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if find_stretches(t, {s.key: x}, {s.key: mid}, cuts)[s.key] \
-                else (lo, mid)
+            lo, hi = (mid, hi) if found(mid) else (lo, mid)
         return [hi]
     return measure
 
@@ -178,6 +190,22 @@ def _with_flags(base: np.ndarray, flags: dict[str, np.ndarray]) -> np.ndarray:
 
 def _at_cut(x: float, cuts: np.ndarray) -> bool:
     return bool(len(cuts)) and float(np.min(np.abs(cuts - x))) <= CUT_NEAR_S
+
+
+def _changes_in_shot(t: np.ndarray, x: np.ndarray, at: float, start: float, end: float,
+                     cuts: np.ndarray, direction: int, least: float) -> bool:
+    """Whether the stretch [start, end) differs from the rest of the shot holding `at` (one
+    of its ends) by `least` in the degraded direction; False when the rest is too short to
+    judge (the end is then the shot's cut)."""
+    lo = float(cuts[cuts <= at].max()) if (cuts <= at).any() else -np.inf
+    hi = float(cuts[cuts > at].min()) if (cuts > at).any() else np.inf
+    shot = (t >= lo) & (t < hi) & np.isfinite(x)
+    inside = shot & (t >= start) & (t < end)
+    rest = shot & ~((t >= start) & (t < end))
+    step = _step(t)
+    if rest.sum() * step < INSHOT_LEAST_S or not inside.any():
+        return False
+    return bool(direction * (np.median(x[inside]) - np.median(x[rest])) >= least)
 
 
 def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
@@ -219,10 +247,13 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
 
 
 def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[str, float],
-                   cuts: list[float] | None = None, taken: np.ndarray | None = None
-                   ) -> dict[str, list[tuple[float, float, float]]]:
+                   cuts: list[float] | None = None, taken: np.ndarray | None = None,
+                   in_shot: bool = True) -> dict[str, list[tuple[float, float, float]]]:
     """(start, end, departure) of every stretch of each measure (keys of STRETCHES); `taken`
-    samples are never a reference."""
+    samples are never a reference. `in_shot`: an end inside a shot must also be a change of
+    the picture there (off for calibrating the limits, which judges the departure alone: the
+    check can only take stretches away, so the false-alarm rate stays at most the stated
+    one)."""
     step = _step(t)
     cut_times = np.asarray(sorted(cuts or []), dtype=np.float64)
     direction = {s.key: s.direction for s in STRETCHES}
@@ -245,9 +276,12 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
         for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
             start = float(t[_step_at(x, a, step)]) if a > 0 else float(t[0])
             end = float(t[_step_at(x, b, step)]) if b < len(t) else float(t[-1] + step)
-            if end - start < MIN_STRETCH_S or (
-                    (a == 0 or _at_cut(start, cut_times))
-                    and (b == len(t) or _at_cut(end, cut_times))):
+            least = INSHOT_SHARE * limits[k]
+            if end - start < MIN_STRETCH_S or not any(
+                    inner and (not in_shot or _changes_in_shot(t, x, at, start, end, cut_times,
+                                                               direction[k], least))
+                    for at, inner in ((start, a > 0 and not _at_cut(start, cut_times)),
+                                      (end - 1e-6, b < len(t) and not _at_cut(end, cut_times)))):
                 continue
             inside = d[a:b][flags[k][a:b]]
             level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else limits[k]
