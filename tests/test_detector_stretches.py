@@ -16,11 +16,11 @@ def _samples(noise: np.ndarray, step: float = 0.5) -> dict[str, np.ndarray]:
 def test_departure_sees_a_stretch_that_covers_whole_shots(monkeypatch):
     rng = np.random.default_rng(0)
     t = np.arange(360) * 0.5
-    # shots of 3-5 s with levels of their own, and 30 s of noise x6 over several of them
-    shot_level = np.repeat(rng.uniform(0.15, 0.3, 60), 6)[:360]
+    # shots of 3-5 s with grain of their own (grey levels), and 30 s of grain x8 over several
+    shot_level = np.repeat(rng.uniform(1.5, 3.0, 60), 6)[:360]
     noise = shot_level * rng.uniform(0.9, 1.1, 360)
     inside = (t >= 100) & (t < 130)
-    noise[inside] *= 6
+    noise[inside] *= 8
     monkeypatch.setattr(st, "value", lambda key: 0.8)
     events = [e for e in st.stretch_events(_samples(noise), {}) if e.type == "noise"]
     assert len(events) == 1
@@ -31,8 +31,8 @@ def test_departure_sees_a_stretch_that_covers_whole_shots(monkeypatch):
 
 def test_long_stretches_are_found_from_their_ends_inwards(monkeypatch):
     t = np.arange(600) * 0.5
-    noise = np.full(600, 0.2)
-    noise[(t >= 60) & (t < 160)] = 2.0  # 100 s: wider than the neighbourhood's gap
+    noise = np.full(600, 1.0)
+    noise[(t >= 60) & (t < 160)] = 12.0  # 100 s: wider than the neighbourhood's gap
     monkeypatch.setattr(st, "value", lambda key: 0.8)
     events = [e for e in st.stretch_events(_samples(noise), {}) if e.type == "noise"]
     assert len(events) == 1 and events[0].start_s <= 61 and events[0].end_s >= 159
