@@ -23,10 +23,12 @@ MOVING_DIFF = 0.05
 # Shortest held stretch reported (seconds; a freeze of 2 s keeps some slack at its edges), and
 # the window the calibration measures: still pictures of a cartoon hold up to 1.6 s.
 MIN_S = 1.8
-# Two freezes this few frames apart are one (an encoder's keyframe inside a frozen stretch
-# re-codes the same picture: one frame differs). Each part must qualify on its own: a
-# cartoon holds drawings for a second with one changed frame between them.
-BRIDGE_FRAMES = 2
+# Held parts this few frames apart are one freeze when the frames between re-code the same
+# picture: an encoder's keyframe (MPEG-2 GOP) or golden/alt-ref refresh (VP9) inside a frozen
+# stretch changes it by its coding error, a small share of the picture's own spread
+# (diff / contrast, calibrated below), where a new drawing or a cut between two held
+# pictures changes it by the order of that spread. The joined parts must reach MIN_S.
+BRIDGE_FRAMES = 3
 # Frames this flat (grey-level standard deviation) are blank, not frozen.
 FLAT_STD = 3.0
 
@@ -80,15 +82,67 @@ STILL_RATIO = declare(Quantity(
 ))
 
 
-def _bridged(spans: list[tuple[int, int, float, float]], gap: int) -> list[list[tuple]]:
-    """Frozen spans grouped when at most `gap` frames apart."""
+def change_share(frames: dict[str, np.ndarray]) -> np.ndarray:
+    """Each frame's difference to the previous one over the picture's spread (inf unknown)."""
+    diff = np.nan_to_num(np.asarray(frames["diff"], dtype=np.float64), nan=np.inf)
+    if "contrast" not in frames:
+        return np.full(len(diff), np.inf)
+    spread = np.nan_to_num(np.asarray(frames["contrast"], dtype=np.float64), nan=0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(spread > 0, diff / np.where(spread > 0, spread, 1.0), np.inf)
+
+
+def held_spans(frames: dict[str, np.ndarray], fps: float,
+               limit: float) -> list[tuple[int, int, float, float]]:
+    """Runs of held frames (a, b) with the time the held picture is on screen (start, end)."""
+    t = np.asarray(frames["t"], dtype=np.float64)
+    held = still_ratio(frames, fps) <= limit
+    if "contrast" in frames:  # a blank picture (black, white) repeats itself: not a freeze
+        held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
+    step = 1.0 / fps
+    return [(a, b, float(t[max(0, a - 1)]),  # the frame that stays on screen
+             float(t[b]) if b < len(t) else float(t[-1] + step)) for a, b in runs(held)]
+
+
+def _bridged(spans: list[tuple[int, int, float, float]], bridge: np.ndarray,
+             recode: float) -> list[list[tuple]]:
+    """Held spans grouped when at most BRIDGE_FRAMES apart and the frames between change the
+    picture by at most `recode` of its spread."""
     groups: list[list[tuple]] = []
     for span in spans:
-        if groups and span[0] - groups[-1][-1][1] <= gap:
+        prev = groups[-1][-1][1] if groups else -BRIDGE_FRAMES - 1
+        if span[0] - prev <= BRIDGE_FRAMES and bridge[prev:span[0]].max() <= recode:
             groups[-1].append(span)
         else:
             groups.append([span])
     return groups
+
+
+def _clean_bridge(video: CleanVideo) -> list[float]:
+    """The least re-coding limit that would join a clean video's held parts into a freeze:
+    over every chain of held parts <= BRIDGE_FRAMES apart lasting >= MIN_S, the largest
+    change share between its parts (smallest such chain value)."""
+    if len(video.frames.get("t", [])) < 3 or "diff" not in video.frames:
+        return []
+    spans = held_spans(video.frames, video.fps, value(STILL_RATIO.key))
+    share = change_share(video.frames)
+    best = np.inf
+    for chain in _bridged(spans, share, np.inf):
+        gaps = [float(share[p[1]:q[0]].max()) for p, q in zip(chain, chain[1:], strict=False)]
+        for i in range(len(chain)):
+            for j in range(i + 1, len(chain)):
+                if chain[j][3] - chain[i][2] >= MIN_S:
+                    best = min(best, max(gaps[i:j]))
+                    break  # longer chains from i only add gaps
+    return [best] if np.isfinite(best) else []
+
+
+RECODE = declare(Quantity(
+    key="freeze.recode_share",
+    doc="smallest change (diff / contrast) between held parts that would join them into a "
+        ">= 1.8-s freeze on a clean video",
+    measure=_clean_bridge, direction=-1, default=0.05,
+))
 
 
 def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
@@ -98,20 +152,13 @@ def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
         return []
     limit = value(STILL_RATIO.key)
     ratio = still_ratio(frames, fps)
-    held = ratio <= limit
-    if "contrast" in frames:  # a blank picture (black, white) repeats itself: not a freeze
-        held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
-    step = 1.0 / fps
-    spans = []
-    for a, b in runs(held):
-        start = float(t[max(0, a - 1)])  # the frame that stays on screen
-        end = float(t[b]) if b < len(t) else float(t[-1] + step)
-        if end - start >= MIN_S:
-            spans.append((a, b, start, end))
+    spans = held_spans(frames, fps, limit)
     typ = local_motion(frames["diff"], fps)
     out = []
-    for group in _bridged(spans, BRIDGE_FRAMES):
+    for group in _bridged(spans, change_share(frames), value(RECODE.key)):
         start, end = group[0][2], group[-1][3]
+        if end - start < MIN_S:
+            continue
         inside = np.concatenate([ratio[a:b] for a, b, _, _ in group])
         dur = end - start
         out.append(Event(
