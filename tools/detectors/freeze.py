@@ -27,8 +27,14 @@ MIN_S = 1.8
 # picture: an encoder's keyframe (MPEG-2 GOP) or golden/alt-ref refresh (VP9) inside a frozen
 # stretch changes it by its coding error, a small share of the picture's own spread
 # (diff / contrast, calibrated below), where a new drawing or a cut between two held
-# pictures changes it by the order of that spread. The joined parts must reach MIN_S.
+# pictures changes it by the order of that spread. The refresh and the frames converging
+# after it take up to BRIDGE_FRAMES. The joined parts must reach MIN_S, and each must show
+# the encoder converged on the held picture: a frame differing by at most EXACT_DIFF (grey
+# levels, mean absolute: one level on a thousandth of the pixels), a copy of its reference.
+# A still live shot (a launch pad, a quiet landscape) keeps some change in every frame, so
+# its near-held stretches are not joined across the changes between them.
 BRIDGE_FRAMES = 3
+EXACT_DIFF = 0.001
 # Frames this flat (grey-level standard deviation) are blank, not frozen.
 FLAT_STD = 3.0
 
@@ -104,14 +110,18 @@ def held_spans(frames: dict[str, np.ndarray], fps: float,
              float(t[b]) if b < len(t) else float(t[-1] + step)) for a, b in runs(held)]
 
 
-def _bridged(spans: list[tuple[int, int, float, float]], bridge: np.ndarray,
+def _bridged(spans: list[tuple[int, int, float, float]], frames: dict[str, np.ndarray],
              recode: float) -> list[list[tuple]]:
-    """Held spans grouped when at most BRIDGE_FRAMES apart and the frames between change the
-    picture by at most `recode` of its spread."""
+    """Held spans grouped when at most BRIDGE_FRAMES apart, both converged (an exact copy
+    among their frames) and the frames between change the picture by at most `recode` of
+    its spread."""
+    bridge = change_share(frames)
+    exact = np.nan_to_num(np.asarray(frames["diff"], dtype=np.float64), nan=np.inf) <= EXACT_DIFF
     groups: list[list[tuple]] = []
     for span in spans:
-        prev = groups[-1][-1][1] if groups else -BRIDGE_FRAMES - 1
-        if span[0] - prev <= BRIDGE_FRAMES and bridge[prev:span[0]].max() <= recode:
+        prev = groups[-1][-1] if groups else (0, -BRIDGE_FRAMES - 1)
+        if (span[0] - prev[1] <= BRIDGE_FRAMES and exact[prev[0]:prev[1]].any()
+                and exact[span[0]:span[1]].any() and bridge[prev[1]:span[0]].max() <= recode):
             groups[-1].append(span)
         else:
             groups.append([span])
@@ -127,7 +137,7 @@ def _clean_bridge(video: CleanVideo) -> list[float]:
     spans = held_spans(video.frames, video.fps, value(STILL_RATIO.key))
     share = change_share(video.frames)
     best = np.inf
-    for chain in _bridged(spans, share, np.inf):
+    for chain in _bridged(spans, video.frames, np.inf):
         gaps = [float(share[p[1]:q[0]].max()) for p, q in zip(chain, chain[1:], strict=False)]
         for i in range(len(chain)):
             for j in range(i + 1, len(chain)):
@@ -155,7 +165,7 @@ def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
     spans = held_spans(frames, fps, limit)
     typ = local_motion(frames["diff"], fps)
     out = []
-    for group in _bridged(spans, change_share(frames), value(RECODE.key)):
+    for group in _bridged(spans, frames, value(RECODE.key)):
         start, end = group[0][2], group[-1][3]
         if end - start < MIN_S:
             continue
