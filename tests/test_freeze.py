@@ -142,3 +142,16 @@ def test_a_still_live_shot_is_not_joined_across_its_small_changes():
     still[9::10] = 0.3
     diff[400:460] = still
     assert freeze_events(_frames(n, fps, diff), fps) == []
+
+
+def test_a_freeze_counts_from_where_the_encoder_began_converging_on_it():
+    """A 2-s freeze whose first 0.3 s carry an encoder's converging residuals (VP9 on a still
+    shot: not held against the typical motion, yet far under the motion before the freeze)
+    starts where the picture stopped, not where the residual died out."""
+    fps, n = 24.0, 24 * 60
+    rng = np.random.default_rng(10)
+    diff = _moving(n, rng)
+    diff[481:488] = [0.9, 0.1, 0.8, 0.1, 0.6, 0.2, 0.3]
+    diff[488:528] = 0.0
+    events = freeze_events(_frames(n, fps, diff), fps)
+    assert [(e.start_s, e.end_s) for e in events] == [(20.0, 22.0)]

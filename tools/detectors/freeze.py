@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.repeats import AROUND_S, FROZEN_SHARE
 from tools.detectors.series import runs
 from tools.model import Event
 
@@ -35,6 +36,12 @@ MIN_S = 1.8
 # its near-held stretches are not joined across the changes between them.
 BRIDGE_FRAMES = 3
 EXACT_DIFF = 0.001
+# A converged part's picture is on screen from the last frame that changed it: before its first
+# held frame the encoder converges on the new held picture (VP9 on a still shot: ~0.3 s of
+# residuals up to the shot's own motion), each such frame changing at most FROZEN_SHARE of
+# what the frames in the CONVERGE_S before it change (the share that says a frame repeats
+# the previous one, judged over the 0.5 s the repeats detector looks around a hold).
+CONVERGE_S = AROUND_S
 # Frames this flat (grey-level standard deviation) are blank, not frozen.
 FLAT_STD = 3.0
 
@@ -98,16 +105,38 @@ def change_share(frames: dict[str, np.ndarray]) -> np.ndarray:
         return np.where(spread > 0, diff / np.where(spread > 0, spread, 1.0), np.inf)
 
 
+def converged_from(diff: np.ndarray, a: int, fps: float) -> int:
+    """The frame from which the picture held from frame `a` on is on screen: `a` - 1, or
+    earlier over the frames converging on it (each changing at most FROZEN_SHARE of the
+    median change of the CONVERGE_S before it, up to CONVERGE_S back)."""
+    k = max(1, int(round(CONVERGE_S * fps)))
+    j = a - 1
+    while j > 0 and a - j <= k:
+        before = diff[max(0, j - k):j]
+        before = before[np.isfinite(before)]
+        if not len(before) or not diff[j] <= FROZEN_SHARE * float(np.median(before)):
+            break
+        j -= 1
+    return max(0, j)
+
+
 def held_spans(frames: dict[str, np.ndarray], fps: float,
                limit: float) -> list[tuple[int, int, float, float]]:
-    """Runs of held frames (a, b) with the time the held picture is on screen (start, end)."""
+    """Runs of held frames (a, b) with the time the held picture is on screen (start, end):
+    from the frame before the run, or from where the encoder began converging on it when
+    the run shows an exact copy."""
     t = np.asarray(frames["t"], dtype=np.float64)
+    diff = np.nan_to_num(np.asarray(frames["diff"], dtype=np.float64), nan=np.inf)
     held = still_ratio(frames, fps) <= limit
     if "contrast" in frames:  # a blank picture (black, white) repeats itself: not a freeze
         held &= ~(np.nan_to_num(frames["contrast"], nan=255.0) < FLAT_STD)
     step = 1.0 / fps
-    return [(a, b, float(t[max(0, a - 1)]),  # the frame that stays on screen
-             float(t[b]) if b < len(t) else float(t[-1] + step)) for a, b in runs(held)]
+    spans = []
+    for a, b in runs(held):
+        shown = converged_from(diff, a, fps) if (diff[a:b] <= EXACT_DIFF).any() else a - 1
+        spans.append((a, b, float(t[max(0, shown)]),
+                      float(t[b]) if b < len(t) else float(t[-1] + step)))
+    return spans
 
 
 def _bridged(spans: list[tuple[int, int, float, float]], frames: dict[str, np.ndarray],
@@ -156,7 +185,8 @@ RECODE = declare(Quantity(
 
 
 def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
-    """Stretches of >= MIN_S whose frames stay below the calibrated still ratio."""
+    """Stretches of >= MIN_S whose frames stay below the calibrated still ratio (held parts
+    joined across an encoder's refresh of the held picture)."""
     t = np.asarray(frames.get("t", []), dtype=np.float64)
     if len(t) < 3 or "diff" not in frames:
         return []
@@ -176,6 +206,7 @@ def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
             end_s=round(end, 2), severity=round(float(np.clip(0.4 + 0.12 * dur, 0, 1)), 3),
             score=round(dur, 2),
             evidence={"duration_s": round(dur, 2), "held_frames": int(len(inside)),
+                      "refreshes": len(group) - 1,
                       "median_still_ratio": round(float(np.median(inside)), 5),
                       "limit": round(limit, 5),
                       "typical_diff": round(float(np.median(typ[group[0][0]:group[-1][1]])), 4)},
