@@ -22,7 +22,7 @@ from tools.model import Event
 # the typical motion of a video is the median over such frames.
 MOVING_DIFF = 0.05
 # Shortest held stretch reported (seconds; a freeze of 2 s keeps some slack at its edges), and
-# the window the calibration measures: still pictures of a cartoon hold up to 1.6 s.
+# the window the calibration measures: still pictures of a cartoon hold up to 1.7 s.
 MIN_S = 1.8
 # Held parts this few frames apart are one freeze when the frames between re-code the same
 # picture: an encoder's keyframe (MPEG-2 GOP) or golden/alt-ref refresh (VP9) inside a frozen
