@@ -104,3 +104,54 @@ def test_calibrate_measures_declared_quantity_on_clean_videos():
     assert entry["n"] == 4
     assert entry["value"] < entry["clean_min"]  # below every clean video's stillest second
     assert entry["direction"] == -1
+
+
+def test_refresh_and_its_convergence_join_a_two_second_freeze():
+    """A 2-s freeze whose picture an encoder re-codes 0.8 s in (a keyframe or golden-frame
+    refresh: a small change of the picture, then two frames converging back) is one freeze,
+    though neither part lasts the 1.8 s alone."""
+    fps, n = 24.0, 24 * 60
+    rng = np.random.default_rng(5)
+    diff = _moving(n, rng)
+    a, b = 20 * 24 + 1, 22 * 24
+    diff[a:b] = 0.0
+    diff[a + 20:a + 23] = [0.9, 0.3, 0.2]  # refresh, convergence
+    events = freeze_events(_frames(n, fps, diff), fps)
+    assert [(e.start_s, e.end_s) for e in events] == [(20.0, 22.0)]
+
+
+def test_a_new_picture_between_two_held_ones_is_no_freeze():
+    """Two held drawings of 1.2 s with a cut-like change between them: no freeze."""
+    fps, n = 25.0, 25 * 60
+    rng = np.random.default_rng(6)
+    diff = _moving(n, rng)
+    diff[500:530] = 0.0
+    diff[530] = 30.0  # a new picture (three quarters of its spread)
+    diff[531:561] = 0.0
+    assert freeze_events(_frames(n, fps, diff), fps) == []
+
+
+def test_a_still_live_shot_is_not_joined_across_its_small_changes():
+    """A still live shot (a launch pad in a busy video): stretches nearly held, a few frames
+    changing a little between them, but no frame an exact copy: no freeze."""
+    fps, n = 20.0, 20 * 60
+    rng = np.random.default_rng(9)
+    diff = _moving(n, rng)
+    still = np.full(60, 0.05)  # 3 s, far under the motion around
+    still[8::10] = 0.5
+    still[9::10] = 0.3
+    diff[400:460] = still
+    assert freeze_events(_frames(n, fps, diff), fps) == []
+
+
+def test_a_freeze_counts_from_where_the_encoder_began_converging_on_it():
+    """A 2-s freeze whose first 0.3 s carry an encoder's converging residuals (VP9 on a still
+    shot: not held against the typical motion, yet far under the motion before the freeze)
+    starts where the picture stopped, not where the residual died out."""
+    fps, n = 24.0, 24 * 60
+    rng = np.random.default_rng(10)
+    diff = _moving(n, rng)
+    diff[481:488] = [0.9, 0.1, 0.8, 0.1, 0.6, 0.2, 0.3]
+    diff[488:528] = 0.0
+    events = freeze_events(_frames(n, fps, diff), fps)
+    assert [(e.start_s, e.end_s) for e in events] == [(20.0, 22.0)]

@@ -23,7 +23,13 @@ FROZEN_SHARE = 0.25
 # near copy among others.
 # They must also change at all: by more than FROZEN_DIFF, the change under which a frame
 # counts as unchanged (VP9 codes a still launch pad as frames 0.01 and 0.3 grey levels apart).
+# A repeated frame also stands apart from the changes around it, not only from their median:
+# it changes by at most FROZEN_SHARE of their lower quartile (AROUND_Q). An encoder's frame
+# qualities alternate (VP9's alt-ref hierarchy on a still shot gives frame changes spread over
+# a decade, 0.03 to 0.8 grey levels): their small end is no repeat, while a repeated frame
+# (an exact copy, coded as the encoder's residual) lies far under all its moving neighbours.
 AROUND_S = 0.5
+AROUND_Q = 0.25
 # Holds longer than this (seconds) are still content, not repeats; holds this close (seconds)
 # form one cluster, one event.
 MAX_HOLD_S = 2.5
@@ -49,26 +55,29 @@ def scene_typical(diff: np.ndarray, sid: np.ndarray) -> np.ndarray:
     return out
 
 
-def _side_median(d: np.ndarray) -> float:
+def _side_quantile(d: np.ndarray, q: float = 0.5) -> float:
     d = d[np.isfinite(d)]
-    return float(np.median(d)) if len(d) else np.nan
+    return float(np.quantile(d, q)) if len(d) else np.nan
 
 
 def visible(run: tuple[int, int], diff: np.ndarray, held: np.ndarray, typical: np.ndarray,
             fps: float) -> bool:
-    """Whether the picture around a hold moves enough, on both sides, for the hold to show."""
+    """Whether the picture around a hold moves enough, on both sides, for the hold to show,
+    and the hold lies apart from (under) even the smaller changes there."""
     a, b = run
     k = max(1, int(round(AROUND_S * fps)))
     before = np.arange(max(0, a - k), a)
     after = np.arange(b, min(len(diff), b + k))
-    sides = [_side_median(diff[i[~held[i]]]) for i in (before, after)]
+    moving = [diff[i[~held[i]]] for i in (before, after)]
+    sides = [_side_quantile(d) for d in moving]
     if not np.isfinite(sides).any():
         return False
     around = float(np.nanmin(sides))
+    apart = float(np.nanmin([_side_quantile(d, AROUND_Q) for d in moving]))
     own = diff[a:b]
     own = own[np.isfinite(own)]
     return (around > max(FROZEN_SHARE * float(typical[a]), FROZEN_DIFF)
-            and float(own.max(initial=0.0)) <= FROZEN_SHARE * around)
+            and float(own.max(initial=0.0)) <= FROZEN_SHARE * apart)
 
 
 def frozen(diff: np.ndarray, sid: np.ndarray, typical: np.ndarray | None = None) -> np.ndarray:
