@@ -83,7 +83,7 @@ def test_the_order_of_evaluation_is_the_documented_one():
         "compression": ("temporal", "noise", "exposure"),
         "colour": ("temporal", "exposure"),
         "blur": ("temporal", "noise", "compression", "exposure"),
-        "sharpening": ("temporal", "noise", "compression"),
+        "sharpening": ("temporal", "noise", "compression", "exposure"),
     }
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import tools.detectors.confirm  # noqa: F401 - declares the whole-video quantities
 from tests.event_series import FPS, NINE, SIX, _frames, _one_span, _samples, _scenes
+from tools.detectors import calibration as cal
 from tools.detectors import detect_events
 
 
@@ -45,10 +47,11 @@ def test_halo_raised_by_heavy_noise_is_not_whole_video_sharpening():
 
 
 def test_halo_all_through_is_whole_video_sharpening_even_with_lifted_grain():
-    """Over-sharpening lifts the halo everywhere and the grain of its grainy scenes: the
-    halo outside the "noisy" parts still shows the sharpening, which explains the grain."""
+    """Over-sharpening lifts the halo everywhere, beyond any clean video's (the calibrated
+    whole.halo.p50), and the grain of its grainy scenes: the halo outside the "noisy" parts
+    still shows the sharpening, which explains the grain."""
     s = _samples(60.0)
-    s["halo"] *= 3.5
+    s["halo"] *= 1.2 * cal.value("whole.halo.p50") / 8.0
     events = detect_events(_frames(60.0), s, _scenes([0.0, 30.0, 60.0]), FPS)
     assert [e.start_s for e in events if e.type == "sharpening"] == [0.0], events
     s["noise"][(s["t"] >= 10.0) & (s["t"] < 35.0)] = 12.0

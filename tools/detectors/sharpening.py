@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from tools.detectors.base import MIN_EVENT_S, REPORT_SEVERITY, Context, scene_ids
-from tools.detectors.series import runs
-from tools.detectors.sharpened import sharpened
+from tools.detectors.base import MERGE_GAP_S, MIN_EVENT_S, REPORT_SEVERITY, Context, scene_ids
+from tools.detectors.series import merge_runs, runs
+from tools.detectors.sharpened import sharpened, sharpened_grain
 from tools.detectors.spatial_events import SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
 from tools.model import Event
@@ -18,8 +18,14 @@ from tools.model import Event
 # reference, unless the worse side is over-sharpened rather than the better one blurred.
 HALO = SpatialSpec(
     "sharpening", "halo", "halo", +1, np.log(1.8), np.log(4.0), offset=2.0,
-    guard=("detail", -1, np.log(1.15)), guard_sharpened=True,
+    guard=("detail", -1, np.log(1.15)), guard_sharpened=True, hold=0.5,
+    steps_baseline=True,
 )
+# Noise found before is judged against the footage this far around it (outside it, and not
+# explained by anything): when that says the noise is over-sharpening's (sharpened_grain),
+# it explains no halo, and the noise event lying mostly inside a sharpening one is dropped.
+AROUND_S = 30.0
+GRAIN_KINDS = ("noise",)
 # Severity of a sharpening found this way, from its sharpness rise (log): 1.0 -> 0.2 .. 5.0 -> 1.
 SHARPEN_RISE = (1.0, 5.0)
 # Fewest samples of the video, and of an event's part and the rest of its scene, to judge.
@@ -31,12 +37,31 @@ SHARPENED_SHARE = 0.5
 
 
 class SharpeningDetector(SpatialDetector):
-    """Halo of over-sharpening (noise and coding raise it too: explained)."""
+    """Halo of over-sharpening (noise and coding raise it too, and a low-contrast or
+    lifted-black stretch lowers it, so the footage beside it would read as sharpened)."""
 
     name = "sharpening"
     types = ("sharpening",)
-    explained_by = ("temporal", "noise", "compression")
+    explained_by = ("temporal", "noise", "compression", "exposure")
     specs = (HALO,)
+
+    def explaining(self, ctx: Context, kinds: tuple[str, ...]) -> np.ndarray:
+        """What these kinds explain, less the noise that is over-sharpening's doing."""
+        mask = ctx.explaining(kinds)
+        grain = tuple(k for k in kinds if k.split(":")[0] in GRAIN_KINDS)
+        if not grain:
+            return mask
+        t = ctx.sample_times
+        rest = ctx.explaining(tuple(k for k in kinds if k not in grain))
+        anything = ctx.explaining(tuple(ctx.explained))
+        noisy = ctx.explaining(grain) & ~rest
+        for a, b in merge_runs(runs(noisy), t, gap_s=MERGE_GAP_S):
+            run = np.zeros(len(t), dtype=bool)
+            run[a:b] = True
+            around = ~run & ~anything & (t >= t[a] - AROUND_S) & (t <= t[b - 1] + AROUND_S)
+            if sharpened_grain(ctx.samples, around, run & noisy):
+                mask[a:b] = rest[a:b]
+        return mask
 
 
 def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
@@ -89,6 +114,19 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
                         severity=max(a.severity, x.severity))
         out.append(a)
     return out
+
+
+def noise_of_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
+    """Noise events lying mostly inside a sharpening event are its doing (unsharp masking
+    multiplies the grain and clips overshoot to isolated black and white pixels); the
+    sharpening detector runs after noise, so its explanation is applied here."""
+    sharp = [e for e in events if e.type == "sharpening"]
+
+    def inside(e: Event) -> float:
+        return sum(max(0.0, min(e.end_s, s.end_s) - max(e.start_s, s.start_s)) for s in sharp)
+
+    return [e for e in events if e.type != "noise" or not sharp
+            or inside(e) < 0.5 * (e.end_s - e.start_s)]
 
 
 def _instead(e: Event, samples: dict[str, np.ndarray], t: np.ndarray, sid: np.ndarray,

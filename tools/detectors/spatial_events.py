@@ -22,7 +22,7 @@ from tools.detectors.base import (
     scene_ids,
 )
 from tools.detectors.finish import convincing
-from tools.detectors.series import level_severity, merge_runs, ramp, runs, smooth_mask
+from tools.detectors.series import hysteresis, level_severity, merge_runs, ramp, runs, smooth_mask
 from tools.detectors.sharpened import SHARPNESS_SIGNALS
 from tools.detectors.spatial_bridge import bridge_scenes, sandwich
 from tools.detectors.spatial_reference import flip_if_framed, reference
@@ -157,6 +157,7 @@ class _Scan:
     flag: np.ndarray | None = None  # samples in events
     paired: np.ndarray | None = None  # samples in abrupt (paired, edge, cut) steps
     absolute: np.ndarray | None = None  # samples beyond a graded spec's clean floor
+    held: np.ndarray | None = None  # flagged by hysteresis alone (SpatialSpec.hold)
 
 
 def _baselines(samples, spec: SpatialSpec, x, sid, n_scenes: int, explained, guard,
@@ -229,10 +230,27 @@ def _abrupt_steps(scan: _Scan, scenes: list[Scene], explained: np.ndarray) -> No
         scan.flag[c:d] = False  # the scene's other side is its clean look
 
 
+def _baseline(scan: _Scan, a: int, b: int) -> float:
+    """The clean level the run [a, b) is judged against (raw units): its first scene's
+    reference, or, for a spec's run mostly of abrupt steps, the cleanest reference of the
+    scenes it touches, where the spec says so (SpatialSpec.steps_baseline)."""
+    spec = scan.spec
+    if not spec.steps_baseline or scan.paired[a:b].mean() < PAIRED_SHARE:
+        return baseline_raw(spec, scan.refs, scan.sid, a, b)
+    refs = scan.refs[np.unique(scan.sid[a:b])]
+    refs = refs[np.isfinite(refs)]
+    if not len(refs):
+        return float("nan")
+    clean = float(refs.min() if spec.direction > 0 else refs.max())
+    return float(np.exp(clean) - spec.offset) if spec.log else clean
+
+
 def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
     """The event of the flagged run [a, b), or None when it is too weak or not confirmed."""
     samples, spec, flag, sid = scan.samples, scan.spec, scan.flag, scan.sid
-    d = scan.dev[a:b][flag[a:b]]
+    # the samples that flagged it say how far off it is (hysteresis only continues it)
+    judged = flag[a:b] if scan.held is None else flag[a:b] & ~scan.held[a:b]
+    d = scan.dev[a:b][judged if judged.any() else flag[a:b]]
     level = float(np.median(d[np.isfinite(d)])) if np.isfinite(d).any() else 0.0
     sev = severity(level, spec)
     if scan.paired[a:b].mean() >= PAIRED_SHARE:  # switched on and off inside shots: visible
@@ -272,7 +290,7 @@ def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
         evidence={
             "signal": spec.signal,
             "median_in_event": round(float(np.nanmedian(raw)), 4),
-            "scene_baseline": round(baseline_raw(spec, scan.refs, sid, a, b), 4),
+            "scene_baseline": round(_baseline(scan, a, b), 4),
             "deviation": round(level, 4),
             "samples": int(b - a),
             **({"strength": round(strength, 3)} if round(strength, 3) != round(sev, 3)
@@ -317,6 +335,11 @@ def spatial_events(
     scan = _Scan(samples, spec, t, x, sid, refs, dev, _jitter(x, sid, spec))
     thr = max(spec.min_delta, JITTER_SIGMAS * scan.sigma)
     flag = smooth_mask((np.nan_to_num(dev, nan=0.0) > thr) & ~explained)
+    by_hold = None
+    if spec.hold is not None:
+        above = (np.nan_to_num(dev, nan=0.0) > spec.hold * thr) & ~explained
+        by_hold = hysteresis(flag, above, t, MERGE_GAP_S) & ~flag
+        flag = flag | by_hold
     absolute = beyond_clean(samples, spec)
     if absolute is not None:  # plainly outside clean footage, whatever the scene does
         flag |= absolute & ~explained
@@ -328,6 +351,7 @@ def spatial_events(
         flag, dev = bridge_scenes(flag, x, sid, refs, dev, spec, thr)
         flag, dev = sandwich(flag, dev, x, sid, refs, t, spec, thr)
     scan.flag, scan.dev, scan.paired, scan.absolute = flag, dev, none.copy(), absolute
+    scan.held = by_hold
     _abrupt_steps(scan, scenes, explained)
     scan.flag &= ~explained if quiet is None else ~(explained | quiet)
     step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
@@ -357,6 +381,10 @@ class SpatialDetector(Detector):
         """Samples that may raise no event of this family (by default none)."""
         return None
 
+    def explaining(self, ctx: Context, kinds: tuple[str, ...]) -> np.ndarray:
+        """The samples these kinds explain for this family (by default all they found)."""
+        return ctx.explaining(kinds)
+
     def detect(self, ctx: Context) -> list[Event]:
         """Events of every spec. The samples of those that will be reported (not brief and
         mild: see finish.convincing) are explained by the type, sample by sample; a brief
@@ -366,11 +394,11 @@ class SpatialDetector(Detector):
         t = ctx.sample_times
         for spec in self.specs:
             kinds = self.explainers(spec)
-            mask = ctx.explaining(kinds)
+            mask = self.explaining(ctx, kinds)
             if spec.pairs_only:  # a second opinion only where the first found nothing
                 mask |= ctx.explaining((spec.type,))
             found, _ = spatial_events(ctx.samples, ctx.scenes, spec, mask, quiet)
-            brief = ctx.explaining(tuple(k + BRIEF for k in kinds))
+            brief = self.explaining(ctx, tuple(k + BRIEF for k in kinds))
             found = [e for e in found if covering(t, [e])[brief].sum()
                      < BRIEF_SHARE * covering(t, [e]).sum()]
             events.extend(found)

@@ -75,6 +75,18 @@ class SpatialSpec:
     grade: tuple[float, float] | None = None
     # Lone steps whose worse side runs to the shot's cut count too (see spatial_steps).
     cut_steps: bool = False
+    # Hysteresis: a flagged run extends over the neighbouring samples (gaps up to
+    # MERGE_GAP_S bridged) that stay beyond this share of the flagging threshold, for a
+    # signal whose level under a steady degradation swings with the content (the halo of a
+    # sharpened shot follows its edges: its clear samples find it, the rest continue it).
+    hold: float | None = None
+    # An event mostly of abrupt steps is judged (finish: stands off its baseline) against
+    # the cleanest reference of the scenes it touches, not its first scene's: a degradation
+    # switched on late in one shot and off early in another, over footage cut every few
+    # seconds, leaves the shot it starts in its degraded level as reference. One-sided
+    # signals only. (Not for native sharpness: on the evaluation concatenation of clean
+    # clips its pairs beside a refocus then passed, 16 false blur events.)
+    steps_baseline: bool = False
     # Hue only: (length, coherence) below which a picture's hue is not judged: its mean
     # chroma vector is shorter than `length`, or than `coherence` x its mean saturation / 255.
     chroma_floor: tuple[float, float] | None = None
