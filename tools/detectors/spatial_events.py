@@ -25,10 +25,9 @@ from tools.detectors.finish import convincing
 from tools.detectors.series import hysteresis, level_severity, merge_runs, ramp, runs, smooth_mask
 from tools.detectors.sharpened import SHARPNESS_SIGNALS
 from tools.detectors.spatial_bridge import bridge_scenes, sandwich
-from tools.detectors.spatial_reference import flip_if_framed, reference
+from tools.detectors.spatial_reference import flip_if_framed, reference, run_baseline
 from tools.detectors.spatial_spec import (
     SpatialSpec,
-    baseline_raw,
     deviation,
     floor_level,
     floor_raw,
@@ -230,21 +229,6 @@ def _abrupt_steps(scan: _Scan, scenes: list[Scene], explained: np.ndarray) -> No
         scan.flag[c:d] = False  # the scene's other side is its clean look
 
 
-def _baseline(scan: _Scan, a: int, b: int) -> float:
-    """The clean level the run [a, b) is judged against (raw units): its first scene's
-    reference, or, for a spec's run mostly of abrupt steps, the cleanest reference of the
-    scenes it touches, where the spec says so (SpatialSpec.steps_baseline)."""
-    spec = scan.spec
-    if not spec.steps_baseline or scan.paired[a:b].mean() < PAIRED_SHARE:
-        return baseline_raw(spec, scan.refs, scan.sid, a, b)
-    refs = scan.refs[np.unique(scan.sid[a:b])]
-    refs = refs[np.isfinite(refs)]
-    if not len(refs):
-        return float("nan")
-    clean = float(refs.min() if spec.direction > 0 else refs.max())
-    return float(np.exp(clean) - spec.offset) if spec.log else clean
-
-
 def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
     """The event of the flagged run [a, b), or None when it is too weak or not confirmed."""
     samples, spec, flag, sid = scan.samples, scan.spec, scan.flag, scan.sid
@@ -290,7 +274,8 @@ def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
         evidence={
             "signal": spec.signal,
             "median_in_event": round(float(np.nanmedian(raw)), 4),
-            "scene_baseline": round(_baseline(scan, a, b), 4),
+            "scene_baseline": round(run_baseline(spec, scan.refs, sid, a, b,
+                                                 scan.paired[a:b].mean() >= PAIRED_SHARE), 4),
             "deviation": round(level, 4),
             "samples": int(b - a),
             **({"strength": round(strength, 3)} if round(strength, 3) != round(sev, 3)

@@ -10,7 +10,7 @@ import numpy as np
 
 from tools.detectors.series import runs
 from tools.detectors.sharpened import sharpened
-from tools.detectors.spatial_spec import SpatialSpec, deviation, signed, typical
+from tools.detectors.spatial_spec import SpatialSpec, baseline_raw, deviation, signed, typical
 
 # One-sided signals: the better-quality quartile (this percentile from the better end).
 BETTER_PERCENTILE = 25
@@ -103,3 +103,18 @@ def step_split(x: np.ndarray, spec: SpatialSpec,
     best = int(k[np.argmax(np.abs(left - right) * np.sqrt(k * (n - k) / n))])
     lo, hi = float(np.median(x[:best])), float(np.median(x[best:]))
     return (best, lo, hi) if abs(lo - hi) > spec.min_delta else None
+
+
+def run_baseline(spec: SpatialSpec, refs: np.ndarray, sid: np.ndarray, a: int, b: int,
+                 mostly_steps: bool) -> float:
+    """The clean level the run [a, b) is judged against (raw units): its first scene's
+    reference, or, for a run mostly of abrupt steps, the cleanest reference of the scenes it
+    touches, where the spec says so (SpatialSpec.steps_baseline)."""
+    if not spec.steps_baseline or not mostly_steps:
+        return baseline_raw(spec, refs, sid, a, b)
+    own = refs[np.unique(sid[a:b])]
+    own = own[np.isfinite(own)]
+    if not len(own):
+        return float("nan")
+    clean = float(own.min() if spec.direction > 0 else own.max())
+    return float(np.exp(clean) - spec.offset) if spec.log else clean
