@@ -38,3 +38,21 @@ def replay_cuts(fps: float, scores: np.ndarray) -> list[int]:
     for i, s in enumerate(np.asarray(scores, dtype=np.float64).tolist()):
         cuts.extend(int(tc.frame_num) for tc in det.process_frame(FrameTimecode(i, fps=fps), s))
     return cuts
+
+
+def resume_detector(fps: float, scores: np.ndarray, last_small: np.ndarray) -> ShotDetector:
+    """A live detector in the state an uninterrupted pass's has after the frames whose stored
+    scores are `scores`, the last of them `last_small` (the half-size picture it was fed)."""
+    shots = ShotDetector(fps)
+    det = shots._det
+    det.__class__ = _ScoreReplay
+    try:
+        for i, s in enumerate(np.asarray(scores, dtype=np.float64).tolist()):
+            found = det.process_frame(FrameTimecode(i, fps=fps), s)
+            shots.cuts.extend(int(tc.frame_num) for tc in found)
+    finally:
+        det.__class__ = AdaptiveDetector
+    # the next frame's score is against this picture (the first call only stores it)
+    AdaptiveDetector._calculate_frame_score(det, FrameTimecode(len(scores) - 1, fps=fps),
+                                            last_small)
+    return shots
