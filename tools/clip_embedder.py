@@ -249,9 +249,8 @@ class FrameEmbedder:
             return FrameIndex.from_vectors(self._times, vectors, self._clip, self.cfg, self._info())
 
     def seal(self) -> dict[str, np.ndarray]:
-        """Embed every frame picked so far and hand out what a resumed pass needs to go on from
-        here: the embeddings since the last seal, the cuts applied since then, and the picking
-        state ('c.on' is 0 when retrieval is off: nothing usable was kept)."""
+        """Embed what is picked; return embeddings and cuts since the last seal, and the state."""
+        # 'c.on' is 0 when retrieval is off: the chunk then holds nothing a resume can use
         with self._lock:
             if not self._off:
                 self._apply_cuts()
@@ -271,8 +270,7 @@ class FrameEmbedder:
             }
 
     def restore(self, sealed: list[dict[str, np.ndarray]]) -> None:
-        """Go on from the last of `sealed` (what seal() handed out, in order), as if every frame
-        before it had been offered here; an empty list starts afresh."""
+        """Go on from the last of `sealed` (seal() results, in order); [] starts afresh."""
         with self._lock:
             self._cuts.clear()
             self._recent.clear()

@@ -46,11 +46,11 @@ class ClipFeed:
 
     def __init__(self, embedder: Any, times: np.ndarray, mid_every: int, per_chunk: int,
                  start: int = 0, keep: bool = True, delay: int = 2) -> None:
-        """Feed `embedder` from frame `start` (a chunk boundary) on; the shot detector reports
-        a cut `delay` frames after it. With `keep`, each seal's arrays are kept until taken."""
+        """Feed `embedder` from frame `start` (a chunk boundary); cuts come `delay` frames late."""
         self.embedder, self.times, self.every = embedder, times, max(1, mid_every)
         self.delay = delay
-        self.per_chunk, self.start, self.keep = per_chunk, start, keep
+        self.per_chunk, self.start = per_chunk, start
+        self.keep = keep  # hold each seal's arrays until taken (for the chunk files)
         self._cond = threading.Condition()
         self._frames: deque[tuple[int, np.ndarray]] = deque()
         self._cuts: deque[int] = deque()
@@ -130,6 +130,7 @@ class ClipFeed:
     # ---- the feeder thread -------------------------------------------------------------------
 
     def _run(self) -> None:
+        """The feeder thread: deliver events until the end; keep an error for the main one."""
         try:
             while (event := self._wait()) is not None:
                 self._deliver(*event)
@@ -168,6 +169,7 @@ class ClipFeed:
         return kind
 
     def _pop(self, kind: str) -> tuple[str, int, Any]:
+        """Take the next event of `kind` off its queue (under the lock)."""
         self._cond.notify_all()  # room for the reader thread
         if kind == "cut":
             cut = self._cuts.popleft()

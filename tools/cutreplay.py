@@ -41,8 +41,7 @@ def replay_cuts(fps: float, scores: np.ndarray) -> list[int]:
 
 
 def resume_detector(fps: float, scores: np.ndarray, last_small: np.ndarray) -> ShotDetector:
-    """A live detector in the state an uninterrupted pass's has after the frames whose stored
-    scores are `scores`, the last of them `last_small` (the half-size picture it was fed)."""
+    """A live detector as an unbroken pass's after frames scored `scores`, the last `last_small`."""
     shots = ShotDetector(fps)
     det = shots._det
     det.__class__ = _ScoreReplay

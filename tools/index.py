@@ -207,8 +207,7 @@ def measure(
 
 
 def _chunk_key(info: VideoInfo, plan: Any, per_chunk: int, embedder: Any) -> dict[str, Any]:
-    """What a build's chunks depend on: a partial build made for another key is discarded.
-    With CLIP on, its model and settings too: chunks carry the embeddings of their frames."""
+    """What a build's chunks depend on (with CLIP on, its model and settings too)."""
     clip = None
     if embedder is not None:
         from tools.clip_resume import resume_key

@@ -138,8 +138,7 @@ def run_pass(
 
 
 def _check_clip(stored: list[dict[str, np.ndarray]], embedder: Any) -> None:
-    """Misaligned when CLIP is on but a stored chunk holds no embeddings (its build lost its
-    model): its frames would be missing from the retrieval index."""
+    """Misaligned when CLIP is on but a stored chunk holds no embeddings (its model failed)."""
     if embedder is None or all(has_clip(c) for c in stored):
         return
     embedder.wait_ready()
@@ -243,8 +242,7 @@ def _chunk_ready(rows: _Rows, n_done: int, per_chunk: int, plan: StreamPlan,
 def _resume_at(
     info: VideoInfo, times: np.ndarray, stored: list[dict[str, np.ndarray]], k0: int
 ) -> tuple[ShotDetector, np.ndarray, int, float | None]:
-    """The shot detector, previous grey frame, first frame to decode and seek time for a pass
-    resumed at frame `k0` after the `stored` chunks."""
+    """Shot detector, previous grey frame, first frame and seek time of a pass resumed at k0."""
     tail = stored[-1]["tail"]
     # the detector as it was after frame k0 - 1: the cuts it reports from here on (which the
     # CLIP frames follow) are an uninterrupted pass's
