@@ -198,11 +198,8 @@ def _pass(
             n_done = first + len(chunk)
             if feed is not None:
                 feed.progress(n_done - 1)
-            while store is not None and _chunk_ready(rows, n_done, per_chunk, plan, feed):
-                i, upto = len(stored) + len(rows.done), rows.flushed + per_chunk
-                clip = feed.take(upto) if feed is not None else {}
-                store.write(i, {**rows.take(upto, damage), **clip})
-                written += 1
+            written += _write_ready(store, len(stored), rows, n_done, per_chunk, plan, feed,
+                                    damage)
             update(len(chunk))
         if feed is not None:
             feed.close()
@@ -212,6 +209,9 @@ def _pass(
             feed.abort()
     if k0 and checked < OVERLAP:
         raise Misaligned("the decoder did not deliver the frames before the resume point")
+    # whole chunks that were not complete at the last block (their CLIP seal waited for the
+    # model, or their last spatial sample for its thread) are on disk too
+    written += _write_ready(store, len(stored), rows, n_done, per_chunk, plan, feed, damage)
     rows.take(n_done, damage)  # the rest, kept in memory only
     parts = [*stored, *rows.done]
     frames = {k: np.concatenate([p[f"f.{k}"] for p in parts]).astype(np.float32)
@@ -229,6 +229,19 @@ def _pass(
         damage=errors, n_done=n_done, resumed_from=k0, decoded=decoded, chunks_written=written,
         clip_stored=sum(len(c.get("c.t", ())) for c in stored) if embedder is not None else 0,
     )
+
+
+def _write_ready(store: PartialStore | None, n_stored: int, rows: _Rows, n_done: int,
+                 per_chunk: int, plan: StreamPlan, feed: ClipFeed | None,
+                 damage: list[int]) -> int:
+    """Write every complete chunk not yet written; how many were written."""
+    written = 0
+    while store is not None and _chunk_ready(rows, n_done, per_chunk, plan, feed):
+        i, upto = n_stored + len(rows.done), rows.flushed + per_chunk
+        clip = feed.take(upto) if feed is not None else {}
+        store.write(i, {**rows.take(upto, damage), **clip})
+        written += 1
+    return written
 
 
 def _chunk_ready(rows: _Rows, n_done: int, per_chunk: int, plan: StreamPlan,
