@@ -2,10 +2,12 @@
 
 A build is cut into chunks of whole frames (a minute of video by default, `LVQ_CHUNK_S`). Each
 finished chunk's rows (per-frame signals, spatial samples, shot scores, decoder errors, its last
-two small frames) go to one `.npz` file in a partial directory keyed by the video's fingerprint,
-the signals version and the decoding plan. A chunk is written under a temporary name, flushed
-and renamed, and its final name carries the checksum of its bytes: a resumed build trusts
-chunks 0, 1, ... k that are whole and match their checksum, and nothing after the first gap.
+two small frames and, with CLIP on, the embeddings of its CLIP frames with the frame picker's
+state) go to one `.npz` file in a partial directory keyed by the video's fingerprint, the
+signals version, the decoding plan and the CLIP model and settings. A chunk is written under
+a temporary name, flushed and renamed, and its final name carries the checksum of its bytes: a
+resumed build trusts chunks 0, 1, ... k that are whole and match their checksum, and nothing
+after the first gap.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import numpy as np
 CHUNK_ENV = "LVQ_CHUNK_S"
 DEFAULT_CHUNK_S = 60.0
 KEY = "key.json"
+FORMAT = 2  # of the chunk files; recorded in key.json (2: CLIP embeddings in the chunks)
 _NAME = re.compile(r"^chunk-(\d{6})-([0-9a-f]{32})\.npz$")
 
 
@@ -51,7 +54,7 @@ class PartialStore:
         """Open (or start) the partial build in `directory`; one made for another key (other
         signals version, plan or chunk size) is discarded."""
         self.directory = directory
-        self.key = json.loads(json.dumps(key))
+        self.key = json.loads(json.dumps({**key, "format": FORMAT}))
         directory.mkdir(parents=True, exist_ok=True)
         try:
             stored = json.loads((directory / KEY).read_text())

@@ -71,6 +71,8 @@ class FrameEmbedder:
         self._load_wait_s = 0.0
         self._n_cut_picks = 0
         self._finished = False
+        self._cut_log: list[float] = []  # cuts applied since the last seal()
+        self._sealed = 0  # batches of _vectors handed out by seal() or restored
         if model is not None:
             self._ready.set()
         else:
@@ -148,6 +150,7 @@ class FrameEmbedder:
         if not new:
             return
         self._known_cuts = sorted(self._known_cuts + new)
+        self._cut_log.extend(new)
         starts = set(new)  # the scenes the cuts open, and the ones they close
         for cut in new:
             i = bisect.bisect_left(self._known_cuts, cut - EPS)
@@ -244,6 +247,46 @@ class FrameEmbedder:
             dim = self._clip.dim
             vectors = np.concatenate(self._vectors) if self._vectors else np.zeros((0, dim))
             return FrameIndex.from_vectors(self._times, vectors, self._clip, self.cfg, self._info())
+
+    def seal(self) -> dict[str, np.ndarray]:
+        """Embed what is picked; return embeddings and cuts since the last seal, and the state."""
+        # 'c.on' is 0 when retrieval is off: the chunk then holds nothing a resume can use
+        with self._lock:
+            if not self._off:
+                self._apply_cuts()
+                self._flush()
+            batches = self._vectors[self._sealed :]
+            self._sealed = len(self._vectors)
+            times = self._times[len(self._times) - sum(len(b) for b in batches) :]
+            cuts, self._cut_log = self._cut_log, []
+            state = [self._last_pick, self._interval, float(self._n_cut_picks)]
+            return {
+                "c.on": np.array([0 if self._off else 1], np.int8),
+                "c.t": np.asarray(times, np.float64),
+                "c.v": np.concatenate(batches).astype(np.float32) if batches else np.zeros((0, 0)),
+                "c.cuts": np.asarray(cuts, np.float64),
+                "c.due": np.asarray(self._due, np.float64),
+                "c.state": np.asarray(state, np.float64),
+            }
+
+    def restore(self, sealed: list[dict[str, np.ndarray]]) -> None:
+        """Go on from the last of `sealed` (seal() results, in order); [] starts afresh."""
+        with self._lock:
+            self._cuts.clear()
+            self._recent.clear()
+            self._pending, self._cut_log = [], []
+            self._last_t, self._finished = -math.inf, False
+            self._times = [float(t) for s in sealed for t in s["c.t"]]
+            vectors = [s["c.v"] for s in sealed if len(s["c.v"])]
+            self._vectors = [np.concatenate(vectors)] if vectors else []
+            self._sealed = len(self._vectors)
+            self._picked = sorted(self._times)
+            self._known_cuts = sorted(float(c) for s in sealed for c in s["c.cuts"])
+            last = sealed[-1] if sealed else None
+            self._due = [float(c) for c in last["c.due"]] if last else []
+            pick, interval, n_cut = last["c.state"].tolist() if last else (
+                -math.inf, self.cfg.interval_s, 0.0)
+            self._last_pick, self._interval, self._n_cut_picks = pick, interval, int(n_cut)
 
     def _info(self) -> dict[str, Any]:
         n = len(self._times)

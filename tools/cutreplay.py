@@ -38,3 +38,20 @@ def replay_cuts(fps: float, scores: np.ndarray) -> list[int]:
     for i, s in enumerate(np.asarray(scores, dtype=np.float64).tolist()):
         cuts.extend(int(tc.frame_num) for tc in det.process_frame(FrameTimecode(i, fps=fps), s))
     return cuts
+
+
+def resume_detector(fps: float, scores: np.ndarray, last_small: np.ndarray) -> ShotDetector:
+    """A live detector as an unbroken pass's after frames scored `scores`, the last `last_small`."""
+    shots = ShotDetector(fps)
+    det = shots._det
+    det.__class__ = _ScoreReplay
+    try:
+        for i, s in enumerate(np.asarray(scores, dtype=np.float64).tolist()):
+            found = det.process_frame(FrameTimecode(i, fps=fps), s)
+            shots.cuts.extend(int(tc.frame_num) for tc in found)
+    finally:
+        det.__class__ = AdaptiveDetector
+    # the next frame's score is against this picture (the first call only stores it)
+    AdaptiveDetector._calculate_frame_score(det, FrameTimecode(len(scores) - 1, fps=fps),
+                                            last_small)
+    return shots

@@ -150,10 +150,7 @@ def measure(
     per_chunk = chunk_frames(info.fps, (plan.hi_every, plan.mid_every or 1, BLOCK))
     store = None
     if partial is not None:
-        store = PartialStore(partial, {
-            "signals_version": SIGNALS_VERSION, "n_frames": info.n_frames, "fps": info.fps,
-            "size": [info.width, info.height], "per_chunk": per_chunk,
-            "plan": {"lo_size": list(plan.lo_size), "hi_every": plan.hi_every}})
+        store = PartialStore(partial, _chunk_key(info, plan, per_chunk, embedder))
     bar = tqdm(
         total=info.n_frames, unit="frame", desc="indexing", disable=not progress,
         file=sys.stderr, dynamic_ncols=True, smoothing=0.1,
@@ -203,9 +200,23 @@ def measure(
         "raw_cuts": sorted(set(res.raw_cuts)),
         "clip": _clip_meta(clip_state, clip_index),
         "pass": {"resumed_from": res.resumed_from, "decoded": res.decoded,
-                 "chunk_frames": per_chunk, "chunks_written": res.chunks_written},
+                 "chunk_frames": per_chunk, "chunks_written": res.chunks_written,
+                 "clip_stored": res.clip_stored},
     }
     return VideoIndex(info, frames, samples, scenes, events, meta, clip=clip_index)
+
+
+def _chunk_key(info: VideoInfo, plan: Any, per_chunk: int, embedder: Any) -> dict[str, Any]:
+    """What a build's chunks depend on (with CLIP on, its model and settings too)."""
+    clip = None
+    if embedder is not None:
+        from tools.clip_resume import resume_key
+
+        clip = resume_key(embedder.cfg, plan)
+    return {
+        "signals_version": SIGNALS_VERSION, "n_frames": info.n_frames, "fps": info.fps,
+        "size": [info.width, info.height], "per_chunk": per_chunk,
+        "plan": {"lo_size": list(plan.lo_size), "hi_every": plan.hi_every}, "clip": clip}
 
 
 def _samples(rows: dict[str, np.ndarray], times: np.ndarray) -> dict[str, np.ndarray]:

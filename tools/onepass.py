@@ -7,6 +7,9 @@ in, so a killed build resumes after its last finished chunk: the decoder seeks t
 before it, and those two frames must equal the ones the chunk kept (else the stored chunks
 are not trusted and the pass starts again from frame 0). Shot cuts are replayed from the
 stored scores at the end, so a resumed pass gives the tables and cuts of an uninterrupted one.
+With CLIP on, the CLIP frames and cuts reach the frame picker in frame order (ClipFeed), and
+each chunk also carries the embeddings of its picked frames and the picker's state, so a
+resumed pass seeks all the same and ends with an uninterrupted pass's embeddings.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import cv2
 import numpy as np
 
 from tools.chunks import PartialStore
-from tools.cutreplay import frame_score, replay_cuts
+from tools.clip_resume import ClipFeed, has_clip
+from tools.cutreplay import frame_score, replay_cuts, resume_detector
 from tools.model import VideoInfo
 from tools.scenes import ShotDetector
 from tools.signals import (
@@ -51,6 +55,7 @@ class PassResult:
     resumed_from: int = 0
     decoded: int = 0  # frames the decoder delivered in this run
     chunks_written: int = 0
+    clip_stored: int = 0  # CLIP embeddings taken from stored chunks
     notes: list[str] = field(default_factory=list)
 
 
@@ -119,14 +124,26 @@ def run_pass(
     """Measure every frame once, resuming after the chunks `store` holds when they check out."""
     stored = store.chunks() if store is not None else []
     try:
+        _check_clip(stored, embedder)
         return _pass(info, times, plan, update, embedder, store, per_chunk, stored)
     except Misaligned as exc:
         assert store is not None
         store.clear()
         store = PartialStore(store.directory, store.key)
+        if embedder is not None:
+            embedder.restore([])
         res = _pass(info, times, plan, update, embedder, store, per_chunk, [])
         res.notes.append(f"stored chunks not used: {exc}")
         return res
+
+
+def _check_clip(stored: list[dict[str, np.ndarray]], embedder: Any) -> None:
+    """Misaligned when CLIP is on but a stored chunk holds no embeddings (its model failed)."""
+    if embedder is None or all(has_clip(c) for c in stored):
+        return
+    embedder.wait_ready()
+    if embedder.enabled:
+        raise Misaligned("they hold no CLIP embeddings")
 
 
 def _pass(
@@ -144,22 +161,15 @@ def _pass(
     if tail is not None and len(tail) != OVERLAP:
         raise Misaligned("the last stored chunk kept no frames to check against")
     rows = _Rows(k0)
-    shots = ShotDetector(info.fps)
-    prev: np.ndarray | None = None
-    start, seek_s = 0, None
+    shots, prev, start, seek_s = ShotDetector(info.fps), None, 0, None
     if k0:
         update(k0)
-        prev = cv2.cvtColor(tail[-1], cv2.COLOR_BGR2GRAY)
-        shots.feed(k0 - 1, _half(tail[-1]))  # the next frame's score is against this one
-        # CLIP needs the frames before the resume point: decode them, measure nothing there.
-        # Two equal frames cannot show where a seek landed: decode from the start too.
-        if embedder is None and not np.array_equal(tail[0], tail[1]):
-            start = k0 - OVERLAP
-            seek_s = float(times[min(start, len(times) - 1)]) - 0.5 / info.fps
-        if embedder is not None:
-            scores = np.concatenate([c["f.score"] for c in stored])
-            for c in replay_cuts(info.fps, scores):
-                embedder.scene_cut(float(times[min(c, len(times) - 1)]))
+        shots, prev, start, seek_s = _resume_at(info, times, stored, k0)
+    feed = None
+    if embedder is not None:
+        embedder.restore([c for c in stored if has_clip(c)])  # embeddings, picking state
+        feed = ClipFeed(embedder, times, plan.mid_every, per_chunk, k0, keep=store is not None,
+                        delay=ShotDetector.WINDOW)
 
     def on_hi(idx: int, gray: np.ndarray) -> None:
         if idx < k0:
@@ -168,14 +178,11 @@ def _pass(
         with rows.lock:
             rows.spatial[idx] = vals
 
-    def on_mid(idx: int, bgr: np.ndarray) -> None:
-        embedder.add(float(times[min(idx, len(times) - 1)]), bgr)
-
     damage: list[int] = []
     n_done = k0
     decoded = written = checked = 0
-    frames_gen = decode(info, plan, on_hi, on_mid if embedder else None, decode_errors=damage,
-                        start=start, seek_s=seek_s)
+    frames_gen = decode(info, plan, on_hi, feed.frame if feed else None, decode_errors=damage,
+                        start=start, seek_s=seek_s, on_end=feed.end_main if feed else None)
     try:
         for first, chunk in frames_gen:
             decoded += len(chunk)
@@ -187,19 +194,24 @@ def _pass(
                     continue
             if k0 and checked < OVERLAP:
                 raise Misaligned("the decoder did not deliver the frames before the resume point")
-            prev = _measure_chunk(first, chunk, prev, rows, shots, plan, per_chunk, embedder,
-                                  times)
+            prev = _measure_chunk(first, chunk, prev, rows, shots, plan, per_chunk, feed)
             n_done = first + len(chunk)
-            while (store is not None and n_done >= rows.flushed + per_chunk
-                   and rows.spatial_ready(rows.flushed + per_chunk, plan.hi_every)):
-                i = len(stored) + len(rows.done)
-                store.write(i, rows.take(rows.flushed + per_chunk, damage))
-                written += 1
+            if feed is not None:
+                feed.progress(n_done - 1)
+            written += _write_ready(store, len(stored), rows, n_done, per_chunk, plan, feed,
+                                    damage)
             update(len(chunk))
+        if feed is not None:
+            feed.close()
     finally:
         frames_gen.close()
+        if feed is not None:
+            feed.abort()
     if k0 and checked < OVERLAP:
         raise Misaligned("the decoder did not deliver the frames before the resume point")
+    # whole chunks that were not complete at the last block (their CLIP seal waited for the
+    # model, or their last spatial sample for its thread) are on disk too
+    written += _write_ready(store, len(stored), rows, n_done, per_chunk, plan, feed, damage)
     rows.take(n_done, damage)  # the rest, kept in memory only
     parts = [*stored, *rows.done]
     frames = {k: np.concatenate([p[f"f.{k}"] for p in parts]).astype(np.float32)
@@ -215,7 +227,47 @@ def _pass(
         frames=frames, samples=samples,
         raw_cuts=replay_cuts(info.fps, scores_all) if k0 else sorted(set(shots.cuts)),
         damage=errors, n_done=n_done, resumed_from=k0, decoded=decoded, chunks_written=written,
+        clip_stored=sum(len(c.get("c.t", ())) for c in stored) if embedder is not None else 0,
     )
+
+
+def _write_ready(store: PartialStore | None, n_stored: int, rows: _Rows, n_done: int,
+                 per_chunk: int, plan: StreamPlan, feed: ClipFeed | None,
+                 damage: list[int]) -> int:
+    """Write every complete chunk not yet written; how many were written."""
+    written = 0
+    while store is not None and _chunk_ready(rows, n_done, per_chunk, plan, feed):
+        i, upto = n_stored + len(rows.done), rows.flushed + per_chunk
+        clip = feed.take(upto) if feed is not None else {}
+        store.write(i, {**rows.take(upto, damage), **clip})
+        written += 1
+    return written
+
+
+def _chunk_ready(rows: _Rows, n_done: int, per_chunk: int, plan: StreamPlan,
+                 feed: ClipFeed | None) -> bool:
+    """Whether the next chunk is complete: its frames, spatial samples and CLIP seal."""
+    upto = rows.flushed + per_chunk
+    return (n_done >= upto and rows.spatial_ready(upto, plan.hi_every)
+            and (feed is None or feed.sealed(upto)))
+
+
+def _resume_at(
+    info: VideoInfo, times: np.ndarray, stored: list[dict[str, np.ndarray]], k0: int
+) -> tuple[ShotDetector, np.ndarray, int, float | None]:
+    """Shot detector, previous grey frame, first frame and seek time of a pass resumed at k0."""
+    tail = stored[-1]["tail"]
+    # the detector as it was after frame k0 - 1: the cuts it reports from here on (which the
+    # CLIP frames follow) are an uninterrupted pass's
+    scores = np.concatenate([c["f.score"] for c in stored])
+    shots = resume_detector(info.fps, scores, _half(tail[-1]))
+    prev = cv2.cvtColor(tail[-1], cv2.COLOR_BGR2GRAY)
+    if np.array_equal(tail[0], tail[1]):
+        # two equal frames cannot show where a seek landed: decode from the start, measure
+        # (and embed) nothing before the resume point
+        return shots, prev, 0, None
+    start = k0 - OVERLAP
+    return shots, prev, start, float(times[min(start, len(times) - 1)]) - 0.5 / info.fps
 
 
 def _check_overlap(first: int, chunk: np.ndarray, k0: int, tail: np.ndarray) -> int:
@@ -237,8 +289,7 @@ def _measure_chunk(
     shots: ShotDetector,
     plan: StreamPlan,
     per_chunk: int,
-    embedder: Any,
-    times: np.ndarray,
+    feed: ClipFeed | None,
 ) -> np.ndarray:
     """Temporal signals, shot scores and colour of consecutive small frames from `first` on;
     returns the last grey frame (the next chunk's predecessor)."""
@@ -255,8 +306,8 @@ def _measure_chunk(
         idx = first + i
         cut = shots.feed(idx, small[i])
         scores[i] = frame_score(shots)
-        if cut and embedder:
-            embedder.scene_cut(float(times[min(cut[-1], len(times) - 1)]))
+        if cut and feed is not None:
+            feed.cut(cut[-1])
         if idx % plan.hi_every == 0:
             vals = colour_signals(chunk[i])
             with rows.lock:

@@ -25,12 +25,14 @@ KEEP_AROUND = 0.8
 class ShotDetector:
     """Collects cut frames while frames stream by; `scenes()` turns them into Scene records."""
 
+    WINDOW = 2  # frames judged on each side: a cut is reported when the frame 2 after it is fed
+
     def __init__(self, fps: float, min_scene_s: float = 0.6, threshold: float = 3.0) -> None:
         self.fps = fps
         self._det = AdaptiveDetector(
             adaptive_threshold=threshold,
             min_scene_len=max(2, int(round(min_scene_s * fps))),
-            window_width=2,
+            window_width=self.WINDOW,
             min_content_val=15.0,
         )
         self.cuts: list[int] = []

@@ -158,6 +158,7 @@ def decode(
     decode_errors: list[int] | None = None,
     start: int = 0,
     seek_s: float | None = None,
+    on_end: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """Yield (first frame index, BGR chunk (N,h,w,3)) of every frame, in blocks of `chunk`
     frames from a multiple of `chunk`; native grey frames go to
@@ -168,6 +169,8 @@ def decode(
     `start` > 0 resumes: the decoder seeks to `seek_s` (just before frame `start`'s time) and
     the first frame it delivers is counted as frame `start`; the native and CLIP frames keep
     the whole video's sampling grid. The caller checks that the seek landed where it should.
+    `on_end` is called once the last frame has been yielded, before the reader threads are
+    awaited (a CLIP sink waiting on the caller's progress must be released then).
     """
     lw, lh = plan.lo_size
     # After a seek, ffmpeg can hand the split outputs' scalers another pixel format than a
@@ -263,6 +266,8 @@ def decode(
                 delivered[0] = done
                 if errors:
                     raise errors[0]
+        if on_end is not None:
+            on_end()
         proc.wait()
         for th in threads:
             th.join()
