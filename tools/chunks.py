@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from tools import SIGNALS_VERSION
+
 CHUNK_ENV = "LVQ_CHUNK_S"
 DEFAULT_CHUNK_S = 60.0
 KEY = "key.json"
@@ -122,3 +124,17 @@ class PartialStore:
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
+
+
+def chunk_key(info: Any, plan: Any, per_chunk: int, embedder: Any) -> dict[str, Any]:
+    """What a build's chunks depend on (with CLIP on, its model and settings too): a partial
+    build made with anything else is discarded."""
+    clip = None
+    if embedder is not None:
+        from tools.clip_resume import resume_key
+
+        clip = resume_key(embedder.cfg, plan)
+    return {
+        "signals_version": SIGNALS_VERSION, "n_frames": info.n_frames, "fps": info.fps,
+        "size": [info.width, info.height], "per_chunk": per_chunk,
+        "plan": {"lo_size": list(plan.lo_size), "hi_every": plan.hi_every}, "clip": clip}

@@ -33,7 +33,7 @@ from tools.cache import (
     warn_unwritable,
     writable,
 )
-from tools.chunks import PartialStore, chunk_frames
+from tools.chunks import PartialStore, chunk_frames, chunk_key
 from tools.derive import derive
 from tools.errors import IndexError_
 from tools.integrity import check_files, check_meta, check_tables, read_columns, table_records
@@ -150,7 +150,7 @@ def measure(
     per_chunk = chunk_frames(info.fps, (plan.hi_every, plan.mid_every or 1, BLOCK))
     store = None
     if partial is not None:
-        store = PartialStore(partial, _chunk_key(info, plan, per_chunk, embedder))
+        store = PartialStore(partial, chunk_key(info, plan, per_chunk, embedder))
     bar = tqdm(
         total=info.n_frames, unit="frame", desc="indexing", disable=not progress,
         file=sys.stderr, dynamic_ncols=True, smoothing=0.1,
@@ -204,19 +204,6 @@ def measure(
                  "clip_stored": res.clip_stored},
     }
     return VideoIndex(info, frames, samples, scenes, events, meta, clip=clip_index)
-
-
-def _chunk_key(info: VideoInfo, plan: Any, per_chunk: int, embedder: Any) -> dict[str, Any]:
-    """What a build's chunks depend on (with CLIP on, its model and settings too)."""
-    clip = None
-    if embedder is not None:
-        from tools.clip_resume import resume_key
-
-        clip = resume_key(embedder.cfg, plan)
-    return {
-        "signals_version": SIGNALS_VERSION, "n_frames": info.n_frames, "fps": info.fps,
-        "size": [info.width, info.height], "per_chunk": per_chunk,
-        "plan": {"lo_size": list(plan.lo_size), "hi_every": plan.hi_every}, "clip": clip}
 
 
 def _samples(rows: dict[str, np.ndarray], times: np.ndarray) -> dict[str, np.ndarray]:
