@@ -237,3 +237,28 @@ def test_heavy_blur_over_the_last_shots_is_blur_to_the_end_unless_the_picture_is
     s["black"][s["t"] >= 120.0] = 100.0
     events = detect_events(_frames(180.0), s, _scenes(NINE), FPS)
     assert not [e for e in events if e.type == "blur" and e.start_s < 125.0], events
+
+
+def test_a_camera_swing_inside_a_blur_does_not_split_it():
+    """The camera's own fast motion is unjudged (`quiet`), not clean: a blurred stretch with a
+    2.5-s swing in its middle is one event, while a clean judged gap as long still splits."""
+    from tools.detectors.blur import SOFTNESS
+    from tools.detectors.series import joined_runs
+    from tools.detectors.spatial_events import spatial_events
+
+    s = _samples(60.0)
+    inside = (s["t"] >= 24.0) & (s["t"] < 46.0)
+    s["detail"][inside] *= 0.5
+    s["sharpness"][inside] *= 0.4
+    swing = (s["t"] >= 33.0) & (s["t"] < 35.5)
+    events, _ = spatial_events(s, _scenes([0.0, 20.0, 60.0]), SOFTNESS, quiet=swing)
+    assert [(e.start_s, e.end_s) for e in events] == [(24.0, 46.0)], events
+
+    t = np.arange(20) * 0.5
+    flag = np.zeros(20, dtype=bool)
+    flag[2:6] = flag[12:16] = True  # runs 3 s apart
+    unjudged = np.zeros(20, dtype=bool)
+    unjudged[6:12] = True
+    assert joined_runs(flag, unjudged, t, 2.0) == [(2, 16)]
+    unjudged[9] = False  # one judged, clean sample between them
+    assert joined_runs(flag, unjudged, t, 2.0) == [(2, 6), (12, 16)]

@@ -69,3 +69,17 @@ def overlap_share(x_start: float, x_end: float, spans: list[tuple[float, float]]
     count twice)."""
     cover = sum(max(0.0, min(x_end, b) - max(x_start, a)) for a, b in spans)
     return cover / max(x_end - x_start, 1e-9)
+
+
+def joined_runs(flag: np.ndarray, unjudged: np.ndarray | None, t: np.ndarray,
+                gap_s: float) -> list[tuple[int, int]]:
+    """Runs of `flag` joined across gaps up to `gap_s`, and across any gap of `unjudged`
+    samples alone (samples nobody judged do not end a run; it starts and ends flagged)."""
+    found = runs(flag)
+    if unjudged is not None:
+        found = []
+        for a, b in runs(flag | unjudged):
+            on = np.flatnonzero(flag[a:b])
+            if len(on):
+                found.append((a + int(on[0]), a + int(on[-1]) + 1))
+    return merge_runs(found, t, gap_s=gap_s)

@@ -22,7 +22,7 @@ from tools.detectors.base import (
     scene_ids,
 )
 from tools.detectors.finish import convincing
-from tools.detectors.series import hysteresis, level_severity, merge_runs, ramp, runs, smooth_mask
+from tools.detectors.series import hysteresis, joined_runs, level_severity, ramp, smooth_mask
 from tools.detectors.sharpened import SHARPNESS_SIGNALS
 from tools.detectors.spatial_bridge import bridge_scenes, sandwich
 from tools.detectors.spatial_reference import flip_if_framed, reference, run_baseline
@@ -342,7 +342,9 @@ def spatial_events(
     step = float(np.median(np.diff(t))) if len(t) > 1 else 0.5
     events = []
     covered = none.copy()
-    for a, b in merge_runs(runs(scan.flag), t, gap_s=MERGE_GAP_S):
+    # the camera's own fast motion (quiet) is unjudged, not clean: a run goes on across it
+    unjudged = None if quiet is None else quiet & ~explained
+    for a, b in joined_runs(scan.flag, unjudged, t, MERGE_GAP_S):
         if t[b - 1] - t[a] + step < MIN_EVENT_S:
             continue
         event = _run_event(scan, a, b, step)
