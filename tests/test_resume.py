@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.kill_common import kill_after_chunks
 from tools.cache import fingerprint
 from tools.chunks import PartialStore
 from tools.index import get_index, load, partial_dir
@@ -28,22 +27,8 @@ def _agent(video: Path, cache: Path, *extra: str) -> subprocess.Popen:
 
 def _kill_after_chunks(video: Path, cache: Path, chunks: int) -> int:
     """Start `agent index`, SIGKILL it once `chunks` chunk files exist; the count it left."""
-    part = partial_dir(cache, fingerprint(video))
-    proc = _agent(video, cache)
-    deadline = time.monotonic() + 600  # a loaded machine is slow, never stuck this long
-    try:
-        while proc.poll() is None:
-            if time.monotonic() > deadline or (
-                    part.is_dir() and len(list(part.glob("chunk-*.npz"))) >= chunks):
-                os.kill(proc.pid, signal.SIGKILL)
-                break
-            time.sleep(0.005)
-    finally:
-        proc.wait(timeout=60)
-        proc.stdout.close()
-        proc.stderr.close()
-    assert proc.returncode == -signal.SIGKILL, "the build ended before it could be killed"
-    return len(list(part.glob("chunk-*.npz")))
+    return kill_after_chunks(_agent(video, cache), partial_dir(cache, fingerprint(video)),
+                             chunks)
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +18,7 @@ torch = pytest.importorskip("torch")
 
 from safetensors.torch import save_file  # noqa: E402
 
+from tests.kill_common import kill_after_chunks  # noqa: E402
 from tools.cache import fingerprint  # noqa: E402
 from tools.clip_model import ClipConfig, load_clip  # noqa: E402
 from tools.clip_resume import ClipFeed  # noqa: E402
@@ -95,18 +94,7 @@ def _kill_after_chunks(video: Path, cache: Path, model: Path, chunks: int) -> in
     cmd = [sys.executable, "-m", "agent.cli", "index", str(video), "--cache-dir", str(cache)]
     proc = subprocess.Popen(cmd, env={**os.environ, **_env(model)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 600
-    try:
-        while proc.poll() is None:
-            if time.monotonic() > deadline or (
-                    part.is_dir() and len(list(part.glob("chunk-*.npz"))) >= chunks):
-                os.kill(proc.pid, signal.SIGKILL)
-                break
-            time.sleep(0.005)
-    finally:
-        proc.wait(timeout=60)
-    assert proc.returncode == -signal.SIGKILL, "the build ended before it could be killed"
-    return len(list(part.glob("chunk-*.npz")))
+    return kill_after_chunks(proc, part, chunks)
 
 
 def test_killed_clip_build_resumes_at_its_chunks_and_equals_an_uninterrupted_one(
