@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.kill_common import kill_after_chunks
+from tests.kill_common import assert_same_build, kill_after_chunks
 from tools.cache import fingerprint
 from tools.chunks import PartialStore
 from tools.index import get_index, load, partial_dir
@@ -60,13 +60,7 @@ def test_killed_build_resumes_and_equals_an_uninterrupted_one(long_clip, tmp_pat
 
     whole = get_index(video, cache_dir=tmp_path / "whole", progress=False, clip=False)
     again = load(cache / fingerprint(video))
-    for key, col in whole.frames.items():
-        np.testing.assert_array_equal(again.frames[key], col, err_msg=key)
-    for key, col in whole.samples.items():
-        np.testing.assert_array_equal(again.samples[key], col, err_msg=key)
-    assert again.meta["raw_cuts"] == whole.meta["raw_cuts"]
-    assert [s.to_dict() for s in again.scenes] == [s.to_dict() for s in whole.scenes]
-    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in whole.events]
+    assert_same_build(again, whole)
     assert json.loads(out)["video"]["n_frames"] == man["n_frames"]
 
 

@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 
 from safetensors.torch import save_file  # noqa: E402
 
-from tests.kill_common import kill_after_chunks  # noqa: E402
+from tests.kill_common import assert_same_build, kill_after_chunks  # noqa: E402
 from tools.cache import fingerprint  # noqa: E402
 from tools.clip_model import ClipConfig, load_clip  # noqa: E402
 from tools.clip_resume import ClipFeed  # noqa: E402
@@ -120,12 +120,7 @@ def test_killed_clip_build_resumes_at_its_chunks_and_equals_an_uninterrupted_one
     np.testing.assert_array_equal(got_times, times)
     np.testing.assert_array_equal(got, vectors)
     assert again.meta["clip"]["frames"] == whole.meta["clip"]["frames"] == len(times)
-    for key, col in whole.frames.items():
-        np.testing.assert_array_equal(again.frames[key], col, err_msg=key)
-    for key, col in whole.samples.items():
-        np.testing.assert_array_equal(again.samples[key], col, err_msg=key)
-    assert again.meta["raw_cuts"] == whole.meta["raw_cuts"]
-    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in whole.events]
+    assert_same_build(again, whole)
 
 
 def _cut_chunks(part: Path, keep: int) -> None:

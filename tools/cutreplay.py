@@ -29,15 +29,20 @@ def frame_score(shots: ShotDetector) -> float:
     return float(getattr(shots._det, "_frame_score", None) or 0.0)
 
 
+def _fed(det: _ScoreReplay, fps: float, scores: np.ndarray) -> list[int]:
+    """The cut frame numbers a replaying detector reports while fed `scores` from frame 0."""
+    cuts: list[int] = []
+    for i, s in enumerate(np.asarray(scores, dtype=np.float64).tolist()):
+        cuts.extend(int(tc.frame_num) for tc in det.process_frame(FrameTimecode(i, fps=fps), s))
+    return cuts
+
+
 def replay_cuts(fps: float, scores: np.ndarray) -> list[int]:
     """Cut frame numbers of a whole video from its per-frame content scores."""
     live = ShotDetector(fps)._det
     det = _ScoreReplay.__new__(_ScoreReplay)
     det.__dict__.update(copy.deepcopy(live.__dict__))
-    cuts: list[int] = []
-    for i, s in enumerate(np.asarray(scores, dtype=np.float64).tolist()):
-        cuts.extend(int(tc.frame_num) for tc in det.process_frame(FrameTimecode(i, fps=fps), s))
-    return cuts
+    return _fed(det, fps, scores)
 
 
 def resume_detector(fps: float, scores: np.ndarray, last_small: np.ndarray) -> ShotDetector:
@@ -46,9 +51,7 @@ def resume_detector(fps: float, scores: np.ndarray, last_small: np.ndarray) -> S
     det = shots._det
     det.__class__ = _ScoreReplay
     try:
-        for i, s in enumerate(np.asarray(scores, dtype=np.float64).tolist()):
-            found = det.process_frame(FrameTimecode(i, fps=fps), s)
-            shots.cuts.extend(int(tc.frame_num) for tc in found)
+        shots.cuts.extend(_fed(det, fps, scores))
     finally:
         det.__class__ = AdaptiveDetector
     # the next frame's score is against this picture (the first call only stores it)

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from tools.detectors.base import MERGE_GAP_S, MIN_EVENT_S, REPORT_SEVERITY, Context, scene_ids
-from tools.detectors.series import merge_runs, runs
+from tools.detectors.series import merge_runs, overlap_share, runs
 from tools.detectors.sharpened import sharpened, sharpened_grain
 from tools.detectors.spatial_events import SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
@@ -120,13 +120,9 @@ def noise_of_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
     """Noise events lying mostly inside a sharpening event are its doing (unsharp masking
     multiplies the grain and clips overshoot to isolated black and white pixels); the
     sharpening detector runs after noise, so its explanation is applied here."""
-    sharp = [e for e in events if e.type == "sharpening"]
-
-    def inside(e: Event) -> float:
-        return sum(max(0.0, min(e.end_s, s.end_s) - max(e.start_s, s.start_s)) for s in sharp)
-
+    sharp = [(e.start_s, e.end_s) for e in events if e.type == "sharpening"]
     return [e for e in events if e.type != "noise" or not sharp
-            or inside(e) < 0.5 * (e.end_s - e.start_s)]
+            or overlap_share(e.start_s, e.end_s, sharp) < 0.5]
 
 
 def _instead(e: Event, samples: dict[str, np.ndarray], t: np.ndarray, sid: np.ndarray,

@@ -196,7 +196,7 @@ def _at_cut(x: float, cuts: np.ndarray) -> bool:
 
 
 def _changes_in_shot(t: np.ndarray, x: np.ndarray, at: float, start: float, end: float,
-                     cuts: np.ndarray, direction: int, least: float) -> bool:
+                     cuts: np.ndarray, direction: int, least: float, step: float) -> bool:
     """Whether the stretch [start, end) differs from the rest of the shot holding `at` (one
     of its ends) by `least` in the degraded direction; False when the rest is too short to
     judge (the end is then the shot's cut)."""
@@ -205,7 +205,6 @@ def _changes_in_shot(t: np.ndarray, x: np.ndarray, at: float, start: float, end:
     shot = (t >= lo) & (t < hi) & np.isfinite(x)
     inside = shot & (t >= start) & (t < end)
     rest = shot & ~((t >= start) & (t < end))
-    step = _step(t)
     if rest.sum() * step < INSHOT_LEAST_S or not inside.any():
         return False
     return bool(direction * (np.median(x[inside]) - np.median(x[rest])) >= least)
@@ -282,7 +281,7 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
             least = INSHOT_SHARE * limits[k]
             if end - start < MIN_STRETCH_S or not any(
                     inner and (not in_shot or _changes_in_shot(t, x, at, start, end, cut_times,
-                                                               direction[k], least))
+                                                               direction[k], least, step))
                     for at, inner in ((start, a > 0 and not _at_cut(start, cut_times)),
                                       (end - 1e-6, b < len(t) and not _at_cut(end, cut_times)))):
                 continue
