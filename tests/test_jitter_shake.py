@@ -134,3 +134,52 @@ def test_shake_across_frequent_cuts_is_one_stretch():
     cuts = _scenes([0.0, 33.0, 37.0, 41.0, 45.0, 90.0])
     found = jitter_events(f, cuts, FPS)
     assert len(found) == 1 and found[0].start_s <= 33.5 and found[0].end_s >= 48.0, found
+
+
+def _random_displacement(f: dict[str, np.ndarray], start: float, end: float, amp: float,
+                         seed: int = 3) -> None:
+    """Move the picture to a fresh random position (uniform within +-amp px) every frame."""
+    rng = np.random.default_rng(seed)
+    _move(f, start, end, lambda t: tuple(rng.uniform(-amp, amp, size=(2, len(t)))))
+
+
+def test_random_displacement_lasting_minutes_is_found():
+    """A picture displaced at random every frame is no camera's look however long it lasts:
+    over 100 of 150 s its level is the footage's usual one, and it is still found."""
+    f = _still(150.0)
+    _random_displacement(f, 20.0, 120.0, 1.5)
+    found = jitter_events(f, _scenes([0.0, 150.0]), FPS)
+    assert len(found) == 1, found
+    e = found[0]
+    assert e.subtype == "frame jitter", e
+    assert abs(e.start_s - 20.0) <= 2.0 and abs(e.end_s - 120.0) <= 2.0, e
+    assert e.evidence["random_px"] >= e.evidence["random_limit"]
+
+
+def test_faint_random_displacement_is_below_the_limit():
+    """Estimator-level random motion (a tenth of a pixel) is what clean footage shows."""
+    f = _still(150.0)
+    _random_displacement(f, 20.0, 120.0, 0.15)
+    assert jitter_events(f, _scenes([0.0, 150.0]), FPS) == []
+
+
+def test_random_jitter_in_a_real_encode_is_found(tmp_path: Path):
+    """A crop moved to a random position every frame (ffmpeg's random()) over 8-38 s of a
+    40-s test card, scaled back and encoded: most of the video jitters, and the index still
+    reports it as frame jitter."""
+    from tools.index import get_index
+
+    video = tmp_path / "weave.mp4"
+    weave = ("crop=iw-24:ih-24:'12+12*(2*random(0)-1)':'12+12*(2*random(1)-1)',"
+             "scale=320:240,setsar=1")
+    graph = (f"[0:v]split=2[a][b];[a]trim=0:8,setpts=PTS-STARTPTS[p0];"
+             f"[b]trim=8:40,setpts=PTS-STARTPTS,{weave}[p1];[p0][p1]concat=n=2:v=1:a=0[v]")
+    subprocess.run([ffmpeg_exe(), "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=320x240:rate=25", "-t", "40", "-filter_complex", graph,
+                    "-map", "[v]", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20",
+                    "-pix_fmt", "yuv420p", str(video)], check=True)
+    idx = get_index(video, cache_dir=tmp_path / "cache", progress=False, clip=False)
+    shakes = [e for e in idx.events if e.type == "jitter"]
+    assert len(shakes) == 1, idx.events
+    assert shakes[0].subtype == "frame jitter", shakes
+    assert shakes[0].start_s <= 10.0 and shakes[0].end_s >= 36.0, shakes

@@ -7,6 +7,12 @@ follow (back and forth faster than about once a second) is the shake. Its level 
 that residual over LEVEL_S; an event is where the level holds for MIN_S at a calibrated ratio
 above the footage's usual level (hand-held clips shake a little all the time: that is their
 look), beyond the floor of what can be seen at all.
+
+A camera has mass: its motion is smooth from one frame to the next. A picture displaced at
+random every frame (film-gate weave, a bad capture or stabiliser) is not any camera's look, so
+it is judged on its own level, however long it lasts: where the frame-to-frame reversal
+(second difference of the displacement) carries most of the shake (WHITE_SHARE), that level
+is held against a calibrated absolute limit instead of the footage's usual one.
 """
 
 from __future__ import annotations
@@ -52,6 +58,11 @@ MIN_S = 3.0
 GAP_S = 2.0
 # The residual RMS (pixels of the analysis picture) that counts as severity 1.
 FULL_PX = 2.0
+# Displacement drawn afresh every frame has a second difference of RMS sqrt(6) times its own:
+# scaled so, it equals the shake level (share 1); smooth motion (a hand-held camera at 25 fps)
+# gives 0.1-0.3. Frames above this share are judged as random displacement (a 12-fps
+# cartoon's 3-Hz bounce reaches 0.6-0.7 but only at levels far below the calibrated limit).
+WHITE_SHARE = 0.6
 # Jitter lying for at least this share inside noise of at least NOISY_SEVERITY (or inside
 # flicker) is their doing (see noise_not_jitter).
 NOISY_SEVERITY = 0.5
@@ -121,28 +132,42 @@ def _displacement(v: np.ndarray, held: np.ndarray) -> np.ndarray:
     return x
 
 
-def shake_level(frames: dict[str, np.ndarray], scenes: list, fps: float) -> np.ndarray:
-    """Per frame, the RMS (analysis-picture pixels) over LEVEL_S of the global displacement a
-    local quadratic over HIGH_PASS_S cannot follow, within each shot (NaN where not judged)."""
+def shake_levels(frames: dict[str, np.ndarray], scenes: list,
+                 fps: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, over LEVEL_S within each shot (analysis-picture pixels, NaN where not
+    judged): the RMS of the global displacement a local quadratic over HIGH_PASS_S cannot
+    follow (the shake level), and the RMS of the displacement's second difference over
+    sqrt(6) (the level of displacement drawn afresh every frame)."""
     t = np.asarray(frames["t"], dtype=np.float64)
     n = len(t)
     v, bad, held = _motion(frames, scenes, fps)
     w = max(5, int(round(HIGH_PASS_S * fps)) | 1)
     weights = _sg_weights(w)[::-1]
     resid = np.full((n, 2), np.nan)
+    jerk = np.full((n, 2), np.nan)
     sid = scene_ids(t, scenes)
     for s in np.unique(sid):
         idx = np.flatnonzero(sid == s)
         if len(idx) < 2 * w:
             continue
         x = _displacement(v[idx], held[idx])
+        jerk[idx[1:-1]] = x[2:] - 2 * x[1:-1] + x[:-2]
         for j in range(2):
             r = x[:, j] - np.convolve(x[:, j], weights, mode="same")
             r[: w // 2] = np.nan
             r[len(r) - w // 2:] = np.nan
             resid[idx, j] = r
-    energy = (resid ** 2).sum(axis=1)
-    energy[bad] = np.nan
+    # a second difference touching an unjudged frame is left out of the level
+    bad_near = bad | np.r_[bad[1:], False] | np.r_[False, bad[:-1]]
+    return (_windowed(resid, bad, bad, fps),
+            _windowed(jerk / np.sqrt(6.0), bad_near, bad, fps))
+
+
+def _windowed(x: np.ndarray, skip: np.ndarray, bad: np.ndarray, fps: float) -> np.ndarray:
+    """The RMS of the 2-D per-frame values `x` (frames in `skip` left out) over LEVEL_S
+    centred on each frame; NaN where more than BAD_SHARE of the window is unjudged (`bad`)."""
+    energy = (x ** 2).sum(axis=1)
+    energy[skip] = np.nan
     k = max(3, int(round(LEVEL_S * fps)))
     pad = lambda a: np.concatenate([np.full(k // 2, np.nan), a,  # noqa: E731
                                     np.full(k - k // 2 - 1, np.nan)])
@@ -155,30 +180,61 @@ def shake_level(frames: dict[str, np.ndarray], scenes: list, fps: float) -> np.n
     return level
 
 
+def shake_level(frames: dict[str, np.ndarray], scenes: list, fps: float) -> np.ndarray:
+    """Per frame, the shake level of `shake_levels` (NaN where not judged)."""
+    return shake_levels(frames, scenes, fps)[0]
+
+
+def random_level(level: np.ndarray, jerk: np.ndarray) -> np.ndarray:
+    """Per frame, the level of random per-frame displacement: the second-difference level
+    where it carries at least WHITE_SHARE of the shake (both over the visible floor), else 0;
+    NaN where not judged."""
+    share = jerk / (level + VISIBLE_PX)
+    out = np.where(share >= WHITE_SHARE, jerk, 0.0)
+    return np.where(np.isfinite(level) & np.isfinite(jerk), out, np.nan)
+
+
 def shake_rise(frames: dict[str, np.ndarray], scenes: list,
-               fps: float) -> tuple[np.ndarray, np.ndarray]:
+               fps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per frame, the log ratio of the shake level to the footage's usual one (both over the
-    visible floor; -inf where not judged), and the level itself."""
-    level = shake_level(frames, scenes, fps)
+    visible floor; -inf where not judged), the level itself, and the random-displacement
+    level (`random_level`)."""
+    level, jerk = shake_levels(frames, scenes, fps)
     usual = usual_level(level, fps)
     rise = np.log((level + VISIBLE_PX) / (np.nan_to_num(usual, nan=0.0) + VISIBLE_PX))
-    return np.where(np.isfinite(rise), rise, -np.inf), level
+    return np.where(np.isfinite(rise), rise, -np.inf), level, random_level(level, jerk)
 
 
 def _clean_rise(video: CleanVideo) -> list[float]:
     """The shake ratio a clean video holds above its usual level for MIN_S at most."""
     if len(video.frames.get("motion_x", [])) < 3:
         return []
-    rise, _ = shake_rise(video.frames, video.scenes, video.fps)
+    rise, _, _ = shake_rise(video.frames, video.scenes, video.fps)
     # a ratio below 1 is no departure at all (footage whose level is mostly unjudged, as a
     # cartoon's): it counts as 1, not as a lower tail that would widen the fit upwards
     return [max(1.0, float(np.exp(v))) for v in longest_departure(rise, video.fps, MIN_S)]
+
+
+def _clean_random(video: CleanVideo) -> list[float]:
+    """The random-displacement level a clean video holds for MIN_S at most (0 when none)."""
+    if len(video.frames.get("motion_x", [])) < 3:
+        return []
+    _, _, rnd = shake_rise(video.frames, video.scenes, video.fps)
+    held = longest_departure(np.where(np.isfinite(rnd), rnd, -np.inf), video.fps, MIN_S)
+    return [max(0.0, v) for v in held]
 
 
 SHAKE_RISE = declare(Quantity(
     key="jitter.shake_rise", measure=_clean_rise, direction=+1, default=6.0,
     doc="highest ratio by which a clean video's shake level (high-passed global displacement) "
         "stays above its usual one for 3 s"))
+
+
+RANDOM_LEVEL = declare(Quantity(
+    key="jitter.random_px", measure=_clean_random, direction=+1, default=0.5,
+    offset=VISIBLE_PX,
+    doc="highest level (analysis-picture pixels) of random per-frame displacement (second "
+        "difference carrying most of the shake) that a clean video holds for 3 s"))
 
 
 def shaky_stretches(active: np.ndarray, unjudged: np.ndarray, t: np.ndarray,
@@ -202,21 +258,26 @@ def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> li
     t = np.asarray(frames.get("t", []), dtype=np.float64)
     if len(t) < 7 or "motion_x" not in frames:
         return []
-    rise, level = shake_rise(frames, scenes, fps)
+    rise, level, rnd = shake_rise(frames, scenes, fps)
     limit = float(np.log(value(SHAKE_RISE.key)))
-    active = rise >= limit
+    random_px = value(RANDOM_LEVEL.key)
+    random = np.nan_to_num(rnd, nan=0.0) >= random_px
+    active = (rise >= limit) | random
     events = []
-    for a, b in shaky_stretches(active, np.isneginf(rise), t, fps):
+    for a, b in shaky_stretches(active, np.isneginf(rise) & ~np.isfinite(rnd), t, fps):
         on = np.flatnonzero(active[a:b]) + a
         px = float(np.nanmedian(level[on]))
         ratio = float(np.exp(np.median(rise[on])))
+        per_frame = float(np.mean(random[on])) >= 0.5
         events.append(Event(
-            type="jitter", subtype="camera shake",
+            type="jitter", subtype="frame jitter" if per_frame else "camera shake",
             start_s=round(float(t[a]), 2), end_s=round(float(t[b - 1] + 1.0 / fps), 2),
             severity=round(float(np.clip(0.2 + 0.8 * px / FULL_PX, 0, 1)), 3),
             score=round(px, 3),
             evidence={"shake_px": round(px, 3), "shake_rise": round(ratio, 2),
-                      "limit": round(float(np.exp(limit)), 2), "frames": int(b - a)},
+                      "limit": round(float(np.exp(limit)), 2), "frames": int(b - a),
+                      "random_px": round(float(np.nanmedian(rnd[on])), 3),
+                      "random_limit": round(random_px, 3)},
         ))
     return events
 
