@@ -42,6 +42,15 @@ INSHOT_SHARE = 0.5
 # shot's first frames apart (the key frame at a cut): the same second of a clean clip read
 # sharpness 716 in one loop of a montage and 1,551-2,515 in another.
 INSHOT_LEAST_S = 2.0
+# A stretch switched on or off at once (a filter, a setting, a link changing) is told from
+# the content's own slow changes (a scene fading to night over seconds) by its end: the mean
+# of the measure over ABRUPT_S after the end's largest jump differs from the mean over
+# ABRUPT_S before it by at least ABRUPT_SHARE of the stretch's departure. At one sample each
+# side, a switch falls between two samples and moves the whole way there; a cartoon's 1.5-s
+# fade from night (luma 15, 22, 35, 63, 87) moves at most 0.50 of its 1.25 in one sample.
+# Such stretches have their own calibrated limit.
+ABRUPT_S = 0.5
+ABRUPT_SHARE = 0.6
 ROUNDS = 20  # judgements at most, each without the samples found degraded before
 MIN_NEIGHBOURS = 0.25  # share of a full neighbourhood needed to judge a sample
 
@@ -157,9 +166,10 @@ def _step(t: np.ndarray) -> float:
     return float(np.median(np.diff(t))) if len(t) > 1 else 0.5
 
 
-def _quiet_limit(s: Stretch):
+def _quiet_limit(s: Stretch, abrupt: bool = False):
     def measure(video: CleanVideo) -> list[float]:
-        """The least limit at which this clean video shows no stretch of the measure."""
+        """The least limit at which this clean video shows no stretch of the measure (with
+        `abrupt`, no stretch with an abrupt end inside a shot)."""
         x = series(video.samples, video.frames, s)
         t = np.asarray(video.samples.get("t", np.zeros(0)), dtype=np.float64)
         if x is None or len(t) < 3:
@@ -168,7 +178,7 @@ def _quiet_limit(s: Stretch):
         lo, hi = 0.0, 8.0
         def found(limit: float) -> bool:
             return bool(find_stretches(t, {s.key: x}, {s.key: limit}, cuts,
-                                       in_shot=False)[s.key])
+                                       in_shot=False, abrupt=abrupt)[s.key])
         if found(hi):
             return [hi]
         for _ in range(16):
@@ -183,6 +193,13 @@ LIMITS: dict[str, Quantity] = {s.key: declare(Quantity(
     doc=f"least departure of log {s.signal} ({'up' if s.direction > 0 else 'down'}) from the "
         f"footage {EXCLUDE_S:g}-{EXCLUDE_S + REACH_S:g} s around it at which a clean video "
         "shows no stretch",
+)) for s in STRETCHES}
+ABRUPT_LIMITS: dict[str, Quantity] = {s.key: declare(Quantity(
+    key=f"stretch.{s.key}_abrupt", measure=_quiet_limit(s, abrupt=True), direction=+1,
+    default=1.0, log=False,
+    doc=f"least departure of log {s.signal} ({'up' if s.direction > 0 else 'down'}) from the "
+        "footage around it at which a clean video shows no stretch with an abrupt end "
+        f"inside a shot (the level moving {ABRUPT_SHARE:g} of the way within {ABRUPT_S:g} s)",
 )) for s in STRETCHES}
 
 
@@ -229,14 +246,20 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
     measures = {s.key: series(samples, frames, s) for s in STRETCHES}
     measures = {k: x for k, x in measures.items() if x is not None}
     limits = {k: value(LIMITS[k].key) for k in measures}
+    abrupt = {k: value(ABRUPT_LIMITS[k].key) for k in measures}
     by_key = {s.key: s for s in STRETCHES}
     out = []
     taken = np.zeros(len(t), dtype=bool)
     for e in known or []:
         taken |= (t >= e.start_s) & (t < e.end_s)
-    for k, found in find_stretches(t, measures, limits, cuts, taken).items():
-        s, limit = by_key[k], limits[k]
-        for start, end, level in found:
+    any_end = find_stretches(t, measures, limits, cuts, taken)
+    sudden = find_stretches(t, {k: x for k, x in measures.items() if abrupt[k] < limits[k]},
+                            abrupt, cuts, taken, abrupt=True)
+    for k in measures:
+        s = by_key[k]
+        for start, end, level, limit in _union(
+                [(a, b, lv, limits[k]) for a, b, lv in any_end[k]]
+                + [(a, b, lv, abrupt[k]) for a, b, lv in sudden.get(k, [])]):
             sev = float(np.clip(0.3 + 0.7 * (level - limit) / max(2 * limit, 1e-9), 0.3, 1.0))
             out.append(Event(
                 type=s.type, subtype=s.subtype, start_s=round(start, 2), end_s=round(end, 2),
@@ -248,14 +271,43 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
     return out
 
 
+def _union(found: list[tuple[float, float, float, float]]) -> list[
+        tuple[float, float, float, float]]:
+    """Overlapping stretches of one measure (start, end, departure, limit) as one: their
+    union, with the departure and limit of the one that passes its limit furthest."""
+    out: list[tuple[float, float, float, float]] = []
+    for f in sorted(found):
+        if out and f[0] < out[-1][1]:
+            a, b, lv, lim = out[-1]
+            best = max((lv, lim), f[2:], key=lambda p: p[0] / max(p[1], 1e-9))
+            out[-1] = (a, max(b, f[1]), *best)
+        else:
+            out.append(f)
+    return out
+
+
+def _abrupt(x: np.ndarray, j: int, entering: bool, direction: int, level: float,
+            step: float) -> bool:
+    """Whether the measure moves at least ABRUPT_SHARE of `level` (towards worse when
+    `entering`, back when leaving) between the ABRUPT_S before sample j and the ABRUPT_S
+    from it."""
+    w = max(1, int(round(ABRUPT_S / step)))
+    before, after = x[max(0, j - w): j], x[j: j + w]
+    if not (np.isfinite(before).any() and np.isfinite(after).any()):
+        return False
+    jump = direction * (np.nanmean(after) - np.nanmean(before))
+    return bool((jump if entering else -jump) >= ABRUPT_SHARE * level)
+
+
 def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[str, float],
                    cuts: list[float] | None = None, taken: np.ndarray | None = None,
-                   in_shot: bool = True) -> dict[str, list[tuple[float, float, float]]]:
+                   in_shot: bool = True,
+                   abrupt: bool = False) -> dict[str, list[tuple[float, float, float]]]:
     """(start, end, departure) of every stretch of each measure (keys of STRETCHES); `taken`
     samples are never a reference. `in_shot`: an end inside a shot must also be a change of
     the picture there (off for calibrating the limits, which judges the departure alone: the
     check can only take stretches away, so the false-alarm rate stays at most the stated
-    one)."""
+    one). `abrupt`: only stretches with an abrupt end inside a shot count (see ABRUPT_S)."""
     step = _step(t)
     cut_times = np.asarray(sorted(cuts or []), dtype=np.float64)
     direction = {s.key: s.direction for s in STRETCHES}
@@ -276,17 +328,20 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
         flagged = _fill_unjudged(flags[k], d)
         out[k] = []
         for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
-            start = float(t[_step_at(x, a, step)]) if a > 0 else float(t[0])
-            end = float(t[_step_at(x, b, step)]) if b < len(t) else float(t[-1] + step)
+            ja, jb = _step_at(x, a, step), _step_at(x, b, step)
+            start = float(t[ja]) if a > 0 else float(t[0])
+            end = float(t[jb]) if b < len(t) else float(t[-1] + step)
             least = INSHOT_SHARE * limits[k]
-            if end - start < MIN_STRETCH_S or not any(
-                    inner and (not in_shot or _changes_in_shot(t, x, at, start, end, cut_times,
-                                                               direction[k], least, step))
-                    for at, inner in ((start, a > 0 and not _at_cut(start, cut_times)),
-                                      (end - 1e-6, b < len(t) and not _at_cut(end, cut_times)))):
-                continue
             inside = d[a:b][flags[k][a:b]]
             level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else limits[k]
+            if end - start < MIN_STRETCH_S or not any(
+                    inner and (not abrupt or _abrupt(x, j, entering, direction[k], level, step))
+                    and (not in_shot or _changes_in_shot(t, x, at, start, end, cut_times,
+                                                         direction[k], least, step))
+                    for at, inner, j, entering in (
+                        (start, a > 0 and not _at_cut(start, cut_times), ja, True),
+                        (end - 1e-6, b < len(t) and not _at_cut(end, cut_times), jb, False))):
+                continue
             out[k].append((start, end, level))
     return out
 
