@@ -107,3 +107,41 @@ def test_a_shot_different_throughout_is_not_a_stretch_whatever_moves_inside_it(m
     assert [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"] == []
     noise[(t >= 60) & (t < 61.5)] = 0.6  # its first 1.5 s coded apart
     assert [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"] == []
+
+
+def _luma_with(shape: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Samples every 0.5 s over one 180-s shot whose frame luma follows `shape` (per sample)."""
+    n = len(shape)
+    samples = {"t": np.arange(n) * 0.5, "frame": np.arange(n) * 10}
+    return samples, {"luma": np.repeat(shape, 10)}
+
+
+def _limits(plain: float, abrupt: float):
+    return lambda key: abrupt if key.endswith("_abrupt") else plain
+
+
+def test_a_picture_darkened_at_once_is_judged_on_the_abrupt_limit(monkeypatch):
+    """Half the light, switched off and on between two samples inside a shot: below the
+    plain limit (a scene may fade to night), above the abrupt one."""
+    t = np.arange(360) * 0.5
+    luma = np.full(360, 120.0)
+    luma[(t >= 60) & (t < 90)] = 56.0  # log (64 / 128): a departure of ~0.69
+    monkeypatch.setattr(st, "value", _limits(1.8, 0.35))
+    found = [e for e in st.stretch_events(*_luma_with(luma)) if e.subtype == "too dark"]
+    assert len(found) == 1, found
+    assert abs(found[0].start_s - 60) <= 1.0 and abs(found[0].end_s - 90) <= 1.0
+    assert found[0].evidence["limit"] == 0.35
+
+
+def test_a_scene_fading_to_night_is_no_abrupt_stretch(monkeypatch):
+    """The same darkening reached over 4 s at each end (a fade) is the content's own change:
+    only the plain limit applies, and it is not reached."""
+    t = np.arange(360) * 0.5
+    luma = np.full(360, 120.0)
+    luma[(t >= 64) & (t < 86)] = 56.0
+    for a, b in ((60, 64), (86, 90)):
+        sel = (t >= a) & (t < b)
+        ramp = np.linspace(0, 1, sel.sum())
+        luma[sel] = 120.0 + (56.0 - 120.0) * (ramp if a == 60 else ramp[::-1])
+    monkeypatch.setattr(st, "value", _limits(1.8, 0.35))
+    assert [e for e in st.stretch_events(*_luma_with(luma)) if e.subtype == "too dark"] == []

@@ -334,7 +334,9 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
             least = INSHOT_SHARE * limits[k]
             inside = d[a:b][flags[k][a:b]]
             level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else limits[k]
-            if end - start < MIN_STRETCH_S or not any(
+            # judged without every sample any measure flagged, the run may no longer stand
+            # out (rounds that did not settle, another measure's flags moving its reference)
+            if level < limits[k] or end - start < MIN_STRETCH_S or not any(
                     inner and (not abrupt or _abrupt(x, j, entering, direction[k], level, step))
                     and (not in_shot or _changes_in_shot(t, x, at, start, end, cut_times,
                                                          direction[k], least, step))
