@@ -260,7 +260,10 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
         for start, end, level, limit in _union(
                 [(a, b, lv, limits[k]) for a, b, lv in any_end[k]]
                 + [(a, b, lv, abrupt[k]) for a, b, lv in sudden.get(k, [])]):
-            sev = float(np.clip(0.3 + 0.7 * (level - limit) / max(2 * limit, 1e-9), 0.3, 1.0))
+            # how strong, against the plain limit: an abrupt stretch is found from a lower
+            # one (it is surer to be a degradation), not seen as any worse
+            plain = limits[k]
+            sev = float(np.clip(0.3 + 0.7 * (level - plain) / max(2 * plain, 1e-9), 0.3, 1.0))
             out.append(Event(
                 type=s.type, subtype=s.subtype, start_s=round(start, 2), end_s=round(end, 2),
                 severity=round(sev, 3), score=round(level / max(limit, 1e-9), 2),
@@ -287,12 +290,15 @@ def _union(found: list[tuple[float, float, float, float]]) -> list[
 
 
 def _abrupt(x: np.ndarray, j: int, entering: bool, direction: int, level: float,
-            step: float) -> bool:
+            step: float, degraded: np.ndarray) -> bool:
     """Whether the measure moves at least ABRUPT_SHARE of `level` (towards worse when
     `entering`, back when leaving) between the ABRUPT_S before sample j and the ABRUPT_S
-    from it."""
+    from it, from or into footage that no other measure or event found `degraded` (where
+    another degradation starts, the measure may jump by its doing)."""
     w = max(1, int(round(ABRUPT_S / step)))
     before, after = x[max(0, j - w): j], x[j: j + w]
+    if degraded[max(0, j - w): j].any() if entering else degraded[j: j + w].any():
+        return False
     if not (np.isfinite(before).any() and np.isfinite(after).any()):
         return False
     jump = direction * (np.nanmean(after) - np.nanmean(before))
@@ -326,6 +332,7 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
     for k, x in measures.items():
         d = departure(x, step, direction[k], degraded)
         flagged = _fill_unjudged(flags[k], d)
+        others = _with_flags(base, {m: f for m, f in flags.items() if m != k})
         out[k] = []
         for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
             ja, jb = _step_at(x, a, step), _step_at(x, b, step)
@@ -337,7 +344,8 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
             # judged without every sample any measure flagged, the run may no longer stand
             # out (rounds that did not settle, another measure's flags moving its reference)
             if level < limits[k] or end - start < MIN_STRETCH_S or not any(
-                    inner and (not abrupt or _abrupt(x, j, entering, direction[k], level, step))
+                    inner and (not abrupt or _abrupt(x, j, entering, direction[k], level, step,
+                                                     others))
                     and (not in_shot or _changes_in_shot(t, x, at, start, end, cut_times,
                                                          direction[k], least, step))
                     for at, inner, j, entering in (
