@@ -162,6 +162,8 @@ TYPE_PHRASINGS: dict[str, list[str]] = {
         "When does the frame jitter?",
         "Is there a jello effect from the rolling shutter?",
         "Does the image tremble?",
+        "When does the frame jump around?",
+        "Is there gate weave in this film scan?",
         "Wann wackelt das Bild?",
         "L'image tremble-t-elle ?",
         "¿Tiembla la cámara?",
