@@ -3,6 +3,7 @@ code runs (the sweep is `python -m bench.reliability.startup`)."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
@@ -37,8 +38,11 @@ print("not interrupted")
 
 @pytest.mark.parametrize("prog", ["agent", "bench"])
 def test_a_ctrl_c_while_the_guard_itself_is_read_is_held_for_it(prog):
+    # Ctrl-C as a terminal delivers it: a suite started in the background (nohup, `&`)
+    # hands its children SIGINT ignored, and the guard rightly leaves an ignored Ctrl-C alone
     res = subprocess.run([sys.executable, "-c", _CTRL_C_IN_THE_GUARDS_IMPORT.format(prog=prog)],
-                         env=procs.env(), capture_output=True, text=True, timeout=60)
+                         env=procs.env(), capture_output=True, text=True, timeout=60,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert res.returncode == 130, res.stderr
     assert res.stderr == "interrupted while starting: nothing was done, nothing kept\n"
     assert "not interrupted" not in res.stdout
