@@ -51,6 +51,10 @@ INSHOT_LEAST_S = 2.0
 # Such stretches have their own calibrated limit.
 ABRUPT_S = 0.5
 ABRUPT_SHARE = 0.6
+# Hysteresis: a flagged run extends over the neighbouring samples that stay beyond this share
+# of the limit (a steady degradation's departure swings with the content: a hand-held coin
+# clip darkened by 0.15 reads 0.27-0.37 against a limit of 0.32).
+HOLD_SHARE = 0.75
 ROUNDS = 20  # judgements at most, each without the samples found degraded before
 MIN_NEIGHBOURS = 0.25  # share of a full neighbourhood needed to judge a sample
 
@@ -158,6 +162,15 @@ def _fill_unjudged(flagged: np.ndarray, d: np.ndarray) -> np.ndarray:
     out = flagged.copy()
     for a, b in runs(~flagged):
         if 0 < a and b < len(flagged) and not np.isfinite(d[a:b]).any():
+            out[a:b] = True
+    return out
+
+
+def _held(flagged: np.ndarray, d: np.ndarray, hold: float) -> np.ndarray:
+    """`flagged` extended over every run of samples at least `hold` beyond that touches it."""
+    out = flagged.copy()
+    for a, b in runs(np.nan_to_num(d, nan=-np.inf) >= hold):
+        if flagged[a:b].any():
             out[a:b] = True
     return out
 
@@ -331,7 +344,7 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
     out: dict[str, list[tuple[float, float, float]]] = {}
     for k, x in measures.items():
         d = departure(x, step, direction[k], degraded)
-        flagged = _fill_unjudged(flags[k], d)
+        flagged = _fill_unjudged(_held(flags[k], d, HOLD_SHARE * limits[k]), d)
         others = _with_flags(base, {m: f for m, f in flags.items() if m != k})
         out[k] = []
         for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
