@@ -145,3 +145,19 @@ def test_a_scene_fading_to_night_is_no_abrupt_stretch(monkeypatch):
         luma[sel] = 120.0 + (56.0 - 120.0) * (ramp if a == 60 else ramp[::-1])
     monkeypatch.setattr(st, "value", _limits(1.8, 0.35))
     assert [e for e in st.stretch_events(*_luma_with(luma)) if e.subtype == "too dark"] == []
+
+
+def test_a_departure_swinging_about_the_limit_is_one_stretch(monkeypatch):
+    """Darkening over 40 s of a shot whose own brightness swings (a hand-held clip): the
+    departure dips below the limit for 3 s at a time but stays beyond 0.75 of it, so the
+    stretch is one, end to end (without the hysteresis it came apart in pieces)."""
+    t = np.arange(360) * 0.5
+    luma = np.full(360, 120.0)
+    inside = (t >= 60) & (t < 100)
+    luma[inside] = 80.0
+    dip = inside & ((t - 60) % 10 >= 6)  # every 10 s, 4 s a little brighter
+    luma[dip] = 88.0
+    monkeypatch.setattr(st, "value", _limits(1.8, 0.36))
+    found = [e for e in st.stretch_events(*_luma_with(luma)) if e.subtype == "too dark"]
+    assert len(found) == 1, found
+    assert abs(found[0].start_s - 60) <= 1.0 and abs(found[0].end_s - 100) <= 1.0, found
