@@ -183,3 +183,17 @@ def test_random_jitter_in_a_real_encode_is_found(tmp_path: Path):
     assert len(shakes) == 1, idx.events
     assert shakes[0].subtype == "frame jitter", shakes
     assert shakes[0].start_s <= 10.0 and shakes[0].end_s >= 36.0, shakes
+
+
+def test_random_jitter_on_top_of_a_swaying_camera_is_found():
+    """A hand-held camera sways (a large, smooth shake level of its own, so random jitter is
+    a small share of it); random displacement over 30 s of 120 s still multiplies the
+    frame-to-frame reversal several times over its usual level."""
+    f = _still(120.0)
+    _move(f, 0.0, 120.0, lambda t: (4.0 * np.sin(2 * np.pi * 1.5 * t),
+                                    3.0 * np.cos(2 * np.pi * 1.2 * t)))  # the camera's sway
+    _random_displacement(f, 40.0, 70.0, 1.2)
+    found = jitter_events(f, _scenes([0.0, 120.0]), FPS)
+    assert len(found) == 1, found
+    assert found[0].subtype == "frame jitter", found
+    assert abs(found[0].start_s - 40.0) <= 2.0 and abs(found[0].end_s - 70.0) <= 2.0, found

@@ -194,22 +194,29 @@ def random_level(level: np.ndarray, jerk: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(level) & np.isfinite(jerk), out, np.nan)
 
 
-def shake_rise(frames: dict[str, np.ndarray], scenes: list,
-               fps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per frame, the log ratio of the shake level to the footage's usual one (both over the
-    visible floor; -inf where not judged), the level itself, and the random-displacement
-    level (`random_level`)."""
-    level, jerk = shake_levels(frames, scenes, fps)
+def _rise(level: np.ndarray, fps: float) -> np.ndarray:
+    """The log ratio of a level to the footage's usual one (both over the visible floor;
+    -inf where not judged)."""
     usual = usual_level(level, fps)
     rise = np.log((level + VISIBLE_PX) / (np.nan_to_num(usual, nan=0.0) + VISIBLE_PX))
-    return np.where(np.isfinite(rise), rise, -np.inf), level, random_level(level, jerk)
+    return np.where(np.isfinite(rise), rise, -np.inf)
+
+
+def shake_rise(frames: dict[str, np.ndarray], scenes: list,
+               fps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per frame: the log ratio of the shake level to the footage's usual one, the level
+    itself, the random-displacement level (`random_level`), and the log ratio of the
+    second-difference level to its usual one (random jitter on top of a hand-held camera's
+    sway: the sway keeps the share low but has little second difference of its own)."""
+    level, jerk = shake_levels(frames, scenes, fps)
+    return _rise(level, fps), level, random_level(level, jerk), _rise(jerk, fps)
 
 
 def _clean_rise(video: CleanVideo) -> list[float]:
     """The shake ratio a clean video holds above its usual level for MIN_S at most."""
     if len(video.frames.get("motion_x", [])) < 3:
         return []
-    rise, _, _ = shake_rise(video.frames, video.scenes, video.fps)
+    rise, _, _, _ = shake_rise(video.frames, video.scenes, video.fps)
     # a ratio below 1 is no departure at all (footage whose level is mostly unjudged, as a
     # cartoon's): it counts as 1, not as a lower tail that would widen the fit upwards
     return [max(1.0, float(np.exp(v))) for v in longest_departure(rise, video.fps, MIN_S)]
@@ -219,7 +226,7 @@ def _clean_random(video: CleanVideo) -> list[float]:
     """The random-displacement level a clean video holds for MIN_S at most (0 when none)."""
     if len(video.frames.get("motion_x", [])) < 3:
         return []
-    _, _, rnd = shake_rise(video.frames, video.scenes, video.fps)
+    _, _, rnd, _ = shake_rise(video.frames, video.scenes, video.fps)
     held = longest_departure(np.where(np.isfinite(rnd), rnd, -np.inf), video.fps, MIN_S)
     return [max(0.0, v) for v in held]
 
@@ -230,6 +237,18 @@ SHAKE_RISE = declare(Quantity(
         "stays above its usual one for 3 s"))
 
 
+def _clean_jerk_rise(video: CleanVideo) -> list[float]:
+    """The second-difference ratio a clean video holds above its usual level for MIN_S."""
+    if len(video.frames.get("motion_x", [])) < 3:
+        return []
+    _, _, _, jrise = shake_rise(video.frames, video.scenes, video.fps)
+    return [max(1.0, float(np.exp(v))) for v in longest_departure(jrise, video.fps, MIN_S)]
+
+
+JERK_RISE = declare(Quantity(
+    key="jitter.jerk_rise", measure=_clean_jerk_rise, direction=+1, default=6.0,
+    doc="highest ratio by which a clean video's second-difference level (frame-to-frame "
+        "reversal of the global displacement) stays above its usual one for 3 s"))
 RANDOM_LEVEL = declare(Quantity(
     key="jitter.random_px", measure=_clean_random, direction=+1, default=0.5,
     offset=VISIBLE_PX,
@@ -258,11 +277,15 @@ def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> li
     t = np.asarray(frames.get("t", []), dtype=np.float64)
     if len(t) < 7 or "motion_x" not in frames:
         return []
-    rise, level, rnd = shake_rise(frames, scenes, fps)
+    rise, level, rnd, jrise = shake_rise(frames, scenes, fps)
     limit = float(np.log(value(SHAKE_RISE.key)))
     random_px = value(RANDOM_LEVEL.key)
-    random = np.nan_to_num(rnd, nan=0.0) >= random_px
-    active = (rise >= limit) | random
+    shaky = rise >= limit
+    # random displacement: judged on its own level, or as a rise of the frame-to-frame
+    # reversal where the camera's own sway is no shake (it would be camera shake then)
+    random = (np.nan_to_num(rnd, nan=0.0) >= random_px) | (
+        (jrise >= float(np.log(value(JERK_RISE.key)))) & ~shaky)
+    active = shaky | random
     events = []
     for a, b in shaky_stretches(active, np.isneginf(rise) & ~np.isfinite(rnd), t, fps):
         on = np.flatnonzero(active[a:b]) + a
