@@ -97,22 +97,28 @@ def test_unconfident_motion_is_not_judged():
 def test_shake_in_a_real_encode_is_found(tmp_path: Path):
     """A moving crop (ffmpeg's crop with a time expression, scaled back) over 12-26 s of a
     still test card: the index reports camera shake there."""
-    from tools.index import get_index
-
-    video = tmp_path / "shake.mp4"
     shake = ("crop=iw-24:ih-24:'12+12*sin(2*PI*3.1*t)*cos(2*PI*0.9*t)':"
              "'12+12*cos(2*PI*2.3*t)*sin(2*PI*1.3*t)',scale=320:240,setsar=1")
     graph = (f"[0:v]split=3[a][b][c];[a]trim=0:12,setpts=PTS-STARTPTS[p0];"
              f"[b]trim=12:26,setpts=PTS-STARTPTS,{shake}[p1];"
              f"[c]trim=26:40,setpts=PTS-STARTPTS[p2];[p0][p1][p2]concat=n=3:v=1:a=0[v]")
+    shakes, events = _jitter_in_encode(tmp_path, "smptehdbars", graph)
+    assert len(shakes) == 1, events
+    assert abs(shakes[0].start_s - 12.0) <= 2.0 and abs(shakes[0].end_s - 26.0) <= 2.0, shakes
+
+
+def _jitter_in_encode(tmp_path: Path, card: str, graph: str) -> tuple[list, list]:
+    """The jitter events, and all events, of 40 s of lavfi `card` at 320x240 25 fps put
+    through filter graph `graph` ([0:v] in, [v] out) and encoded with libx264."""
+    from tools.index import get_index
+
+    video = tmp_path / "jitter.mp4"
     subprocess.run([ffmpeg_exe(), "-v", "error", "-y", "-f", "lavfi", "-i",
-                    "smptehdbars=size=320x240:rate=25", "-t", "40", "-filter_complex", graph,
+                    f"{card}=size=320x240:rate=25", "-t", "40", "-filter_complex", graph,
                     "-map", "[v]", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20",
                     "-pix_fmt", "yuv420p", str(video)], check=True)
     idx = get_index(video, cache_dir=tmp_path / "cache", progress=False, clip=False)
-    shakes = [e for e in idx.events if e.type == "jitter"]
-    assert len(shakes) == 1, idx.events
-    assert abs(shakes[0].start_s - 12.0) <= 2.0 and abs(shakes[0].end_s - 26.0) <= 2.0, shakes
+    return [e for e in idx.events if e.type == "jitter"], idx.events
 
 
 def test_a_pan_shown_at_a_third_of_the_rate_is_no_shake():
@@ -167,20 +173,12 @@ def test_random_jitter_in_a_real_encode_is_found(tmp_path: Path):
     """A crop moved to a random position every frame (ffmpeg's random()) over 8-38 s of a
     40-s test card, scaled back and encoded: most of the video jitters, and the index still
     reports it as frame jitter."""
-    from tools.index import get_index
-
-    video = tmp_path / "weave.mp4"
     weave = ("crop=iw-24:ih-24:'12+12*(2*random(0)-1)':'12+12*(2*random(1)-1)',"
              "scale=320:240,setsar=1")
     graph = (f"[0:v]split=2[a][b];[a]trim=0:8,setpts=PTS-STARTPTS[p0];"
              f"[b]trim=8:40,setpts=PTS-STARTPTS,{weave}[p1];[p0][p1]concat=n=2:v=1:a=0[v]")
-    subprocess.run([ffmpeg_exe(), "-v", "error", "-y", "-f", "lavfi", "-i",
-                    "testsrc2=size=320x240:rate=25", "-t", "40", "-filter_complex", graph,
-                    "-map", "[v]", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20",
-                    "-pix_fmt", "yuv420p", str(video)], check=True)
-    idx = get_index(video, cache_dir=tmp_path / "cache", progress=False, clip=False)
-    shakes = [e for e in idx.events if e.type == "jitter"]
-    assert len(shakes) == 1, idx.events
+    shakes, events = _jitter_in_encode(tmp_path, "testsrc2", graph)
+    assert len(shakes) == 1, events
     assert shakes[0].subtype == "frame jitter", shakes
     assert shakes[0].start_s <= 10.0 and shakes[0].end_s >= 36.0, shakes
 
