@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
-from tools.detectors.series import merge_runs, runs
+from tools.detectors.series import hysteresis, merge_runs, runs
 from tools.model import Event
 
 EXCLUDE_S = 8.0  # the neighbourhood starts this far away on each side ...
@@ -162,15 +162,6 @@ def _fill_unjudged(flagged: np.ndarray, d: np.ndarray) -> np.ndarray:
     out = flagged.copy()
     for a, b in runs(~flagged):
         if 0 < a and b < len(flagged) and not np.isfinite(d[a:b]).any():
-            out[a:b] = True
-    return out
-
-
-def _held(flagged: np.ndarray, d: np.ndarray, hold: float) -> np.ndarray:
-    """`flagged` extended over every run of samples at least `hold` beyond that touches it."""
-    out = flagged.copy()
-    for a, b in runs(np.nan_to_num(d, nan=-np.inf) >= hold):
-        if flagged[a:b].any():
             out[a:b] = True
     return out
 
@@ -344,7 +335,8 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
     out: dict[str, list[tuple[float, float, float]]] = {}
     for k, x in measures.items():
         d = departure(x, step, direction[k], degraded)
-        flagged = _fill_unjudged(_held(flags[k], d, HOLD_SHARE * limits[k]), d)
+        held = np.nan_to_num(d, nan=-np.inf) >= HOLD_SHARE * limits[k]
+        flagged = _fill_unjudged(hysteresis(flags[k], held, t, gap_s=0.0), d)
         others = _with_flags(base, {m: f for m, f in flags.items() if m != k})
         out[k] = []
         for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
