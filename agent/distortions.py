@@ -42,15 +42,26 @@ class Mention:
 
 def distortions(text: str) -> list[Mention]:
     """Every distortion named in `text`, in order of appearance (synonyms resolved)."""
-    return list(_distortions(text))
+    return list(_distortions(text)[0])
+
+
+def praised(text: str) -> list[Mention]:
+    """The types whose good state `text` names ("is the image sharp?": blur; "does it play
+    smoothly?": frame drops), in order; a question in such words asks about their absence."""
+    return list(_distortions(text)[1])
 
 
 @lru_cache(maxsize=4096)
-def _distortions(text: str) -> tuple[Mention, ...]:
+def _distortions(text: str) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
     out: list[Mention] = []
+    good: list[Mention] = []
     last_end = -10
     for f in VOCAB.terms.find(text):
         term: Term = f.payload
+        if term.good:
+            if all(g.type != term.type for g in good):
+                good.append(Mention(term.type, "", f.text, f.start, term.also))
+            continue
         if not term.alone or (out and f.start - last_end <= 1):
             last_end = f.end  # "salt and pepper noise", "washed out colours": one name
             if out and term.type == "flicker" and out[-1].type == "exposure":
@@ -61,7 +72,7 @@ def _distortions(text: str) -> tuple[Mention, ...]:
     if any(m.type == "flicker" for m in out):
         # "the brightness is strobing": brightness is what flickers, not an exposure problem
         out = [m for m in out if not (m.type == "exposure" and m.text.lower() in VOCAB.tone)]
-    return tuple(out)
+    return tuple(out), tuple(good)
 
 
 def distortion_type(text: str) -> str | None:

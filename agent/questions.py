@@ -19,6 +19,7 @@ from agent.distortions import (
     distortion_type,
     distortions,
     mentions_generic,
+    praised,
     type_name,
 )
 from agent.language import gloss, read
@@ -60,6 +61,10 @@ _CUE = VOCAB.cues
 _SCOPE = VOCAB.scope
 
 
+# Question words: a question without any of them asks yes or no.
+_WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
+
+
 def _is_quality(text: str) -> bool:
     """Whether a text uses a word of picture quality (beyond naming the video itself)."""
     return bool(_SCOPE["quality"].search(text))
@@ -78,7 +83,7 @@ def _kind(q: str, options: Sequence[str]) -> str:
     q = q.strip()
     low = q.lower()
     ordered = SIDE_OF_TIME.sub(" ", low)  # "after 1:00" names a window, not an order
-    has_dist = bool(distortions(q)) or mentions_generic(q)
+    has_dist = bool(distortions(q)) or bool(praised(q)) or mentions_generic(q)
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
         return "out_of_scope"
@@ -112,6 +117,8 @@ def _kind(q: str, options: Sequence[str]) -> str:
             2, len(options) - 1):
         return "trend"  # "how does it hold up?" over options that are all trends
     if not options:
+        if has_dist and re.search(r"[?？]\s*$", q) and not _WH.search(low):
+            return "detection"  # "¿La imagen es nítida?": yes/no in any word order
         return "open" if has_dist or _is_quality(q) else "not_understood"
     if sum(bool(distortions(o)) for o in options) >= len(options) - 1:
         return "classification"
@@ -230,6 +237,12 @@ def parse_question(
             for letter, t in zip(letters(len(options)), opt_texts, strict=True)]
     kind = _kind(text, opt_texts) if reading.supported else "not_understood"
     types = distortions(text) if reading.supported else []
+    # "Is the image sharp?" names no defect, only a picture free of one: ask about its absence
+    praise = not types and bool(good := praised(text) if reading.supported else [])
+    if praise:
+        types = good
+        if kind == "stability" and all(o.yes or o.no for o in opts):
+            kind = "detection"  # "is the camera steady?": is it free of shake
     unknown = unrecognised(text, reading.code) if kind in TYPED_KINDS and not types \
         and not mentions_generic(text) else []
     wins = windows(text, duration_s, n_seg, scenes)
@@ -242,8 +255,8 @@ def parse_question(
         types=types,
         options=opts,
         duration_s=float(duration_s),
-        least=bool(VOCAB.least.search(text)),
-        absent=kind == "detection" and bool(VOCAB.absent.search(text)),
+        least=praise or bool(VOCAB.least.search(text)),
+        absent=kind == "detection" and (praise or bool(VOCAB.absent.search(text))),
         claim=growth_claim(text) if kind == "trend" else None,
         n_segments=n_seg,
         language=reading.code,

@@ -269,7 +269,7 @@ def windows(
 
     # 6. beginning / end / middle of the video
     loose = re.compile(
-        r"\b(?:at|in|near|towards?|during)\s+the\s+(beginning|start|opening|end|ending|"
+        r"\b(?:at|in|near|towards?|during|than|versus|vs\.?|with|is|was|does|did)\s+the\s+(beginning|start|opening|end|ending|"
         r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro)\b",
         re.IGNORECASE,
     )

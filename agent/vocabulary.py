@@ -157,6 +157,7 @@ class Term:
     also: tuple[str, ...]
     alone: bool
     lang: str
+    good: bool = False  # the words praise the picture ("sharp"): they ask about the type's absence
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,15 @@ class Vocabulary:
                     terms.append((p, Term(group["type"], group.get("subtype", ""),
                                           tuple(group.get("also", ())),
                                           bool(group.get("alone", True)), lang)))
-        self.terms = Matcher(terms, stems={p: t.lang for p, t in terms})
+        # Words for a picture free of a type ("sharp", "smooth playback") share the matcher, so
+        # that the longer phrase wins either way ("too sharp" is sharpening, "exposure is
+        # correct" no exposure problem); they are matched as written, without other word forms.
+        for group in data.get("virtues", ()):
+            for lang in self.supported:
+                for p in group.get(lang, ()):
+                    terms.append((p, Term(group["type"], "", tuple(group.get("also", ())),
+                                          True, lang, good=True)))
+        self.terms = Matcher(terms, stems={p: t.lang for p, t in terms if not t.good})
         generic = [(p, lang) for lang in self.supported for p in data["generic"].get(lang, ())]
         self.generic = Matcher(generic, stems=dict(generic))
         self.tone = frozenset(w.lower() for w in data["tone"]["words"])

@@ -133,11 +133,12 @@ def stretches(evs: Sequence[Ev]) -> list[Stretch]:
     return out
 
 
-def stretch_types(found: Sequence[Stretch]) -> dict[str, float]:
-    """Primary types of the stretches with their severity-weighted time."""
+def stretch_types(found: Sequence[Stretch], weighted: bool = True) -> dict[str, float]:
+    """Primary types of the stretches with their severity-weighted time (`weighted` False:
+    their plain time, for "which lasts longest?")."""
     load: dict[str, float] = {}
     for s in found:
-        load[s.type] = load.get(s.type, 0.0) + s.severity * s.duration_s
+        load[s.type] = load.get(s.type, 0.0) + (s.severity if weighted else 1.0) * s.duration_s
     return load
 
 

@@ -61,7 +61,7 @@ def where(q: Question, duration: float) -> str:
     """The question's window in words."""
     if q.window:
         return f"between {hms(q.window.start_s)} and {hms(q.window.end_s)}"
-    return f"in the whole video (duration {hms(duration)})"
+    return f"in the video (duration {hms(duration)})"
 
 
 def what(q: Question) -> str:

@@ -130,7 +130,12 @@ def compare_typed_windows(q: Question, ev: Evidence, ctx: RunContext,
                      f"worst severity {s:.2f} (signal score {c:.2f})"
                      for s, c, m, w, _, _ in found)
     worse = found[0] if first_worse else found[1]
-    text = (f"The {TYPE_NAMES.get(worse[2].type, worse[2].type)} is the more severe: "
-            f"{text}.")
+    name = TYPE_NAMES.get(worse[2].type, worse[2].type)
+    if not ea and not eb and not la and not lb:  # nothing in either: neither is worse
+        return {"answer": f"Neither: no lasting {name} was found in either window ({text}).",
+                "choice": yes_no(q, False), "segments": [], "confidence": 0.5}
+    if found[0][2].type == found[1][2].type:  # the same type in two windows: name the window
+        name += f" at {hms(worse[3].start_s)}-{hms(worse[3].end_s)}"
+    text = f"The {name} is the more severe: {text}."
     return {"answer": text, "choice": choice, "segments": segments(ea + eb),
             "confidence": 0.6 if sa != sb else 0.4}

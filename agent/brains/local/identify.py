@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -53,13 +54,19 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 
+# "Which one lasts longest / takes up most of the time?": plain time, not severity-weighted.
+_LONGEST = re.compile(r"\b(?:longest|longer|most (?:of the )?time|most of the video)\b", re.I)
+
+
 def dominant_factor(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-    """The type with the largest severity-weighted time over the degraded stretches."""
+    """The type with the largest severity-weighted time over the degraded stretches (plain
+    time when the question asks which lasts longest)."""
     evs = ev.all_events()
     if q.window:
         evs = touching(evs, q.window.start_s, q.window.end_s)
     found_ = stretches(evs)
-    load = stretch_types(found_)
+    longest = bool(_LONGEST.search(q.text))
+    load = stretch_types(found_, weighted=not longest)
     if not load:
         return {"answer": "No distortion was detected, so no factor dominates: the quality "
                           "is stable at the video's baseline.",
@@ -69,7 +76,7 @@ def dominant_factor(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any
     choice, conf = by_type(q, load, subtypes(mains))
     share = load[top] / sum(load.values())
     text = (f"The dominant factor is {TYPE_NAMES.get(top, top)} ({share:.0%} of the "
-            f"severity-weighted time of all degraded stretches): "
+            f"{'' if longest else 'severity-weighted '}time of all degraded stretches): "
             + "; ".join(ev_line(e) for e in mains if e["type"] == top)[:600] + ".")
     return {"answer": text, "choice": choice, "confidence": conf,
             "segments": segments([e for e in mains if e["type"] == top])}

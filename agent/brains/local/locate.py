@@ -32,8 +32,11 @@ WEAK_FRACTION = 0.5
 
 
 def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-    """The clear spans of the named distortion (weaker and brief ones named apart)."""
+    """The clear spans of the named distortion (weaker and brief ones named apart); for "when
+    is the picture sharp / the quality best?", the stretches free of it."""
     evs_all, data = found(q, ev, ctx.duration_s)
+    if q.least:
+        return _free(q, evs_all, ctx)
     groups, brief = split_lasting(evs_all)
     top = max((g["severity"] for g in groups), default=0.0)
     evs = [g for g in groups if g["severity"] >= WEAK_FRACTION * top]  # the clear ones
@@ -70,6 +73,57 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 
+def _free(q: Question, evs: list[dict[str, Any]], ctx: RunContext) -> dict[str, Any]:
+    """Where the named distortion (any, when none is named) is absent: the gaps between its
+    events in the question's window, longest first; an option is chosen by the least of it."""
+    lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, ctx.duration_s)
+    gaps = free_spans([(e["start_s"], e["end_s"]) for e in evs], lo, hi)
+    name = what(q) if q.type else "any quality distortion"
+    choice = None
+    spans = [(o, option_span(o, ctx.duration_s)) for o in q.options]
+    load = [(covered(sp, evs), o.letter) for o, sp in spans if sp]
+    if load:
+        choice = min(load)[1]
+    if not evs:
+        text = f"Throughout: no {name} was detected {where(q, ctx.duration_s)}."
+    elif not gaps:
+        text = (f"Nowhere: {name} covers all of {hms(lo)}-{hms(hi)}: "
+                + spans_text(evs) + ".")
+    else:
+        longest = sorted(gaps, key=lambda g: g[0] - g[1])[:5]
+        text = (f"Free of {name}: " + "; ".join(f"{hms(a)} to {hms(b)}" for a, b in longest)
+                + (f" ({len(gaps)} stretches, the longest first)" if len(gaps) > 1 else "")
+                + f". {name.capitalize()} was found at " + spans_text(evs) + ".")
+    return {"answer": text, "choice": choice,
+            "segments": [{"start_s": a, "end_s": b, "label": f"free of {name}",
+                          "severity": 0.0} for a, b in gaps[:8]],
+            "confidence": 0.7 if choice or not q.options else 0.4}
+
+
+def free_spans(spans: list[tuple[float, float]], lo: float, hi: float,
+               least_s: float = 1.0) -> list[tuple[float, float]]:
+    """The parts of [lo, hi] outside every span, at least `least_s` long."""
+    out, t = [], lo
+    for a, b in sorted(spans):
+        if a - t >= least_s:
+            out.append((t, min(a, hi)))
+        t = max(t, b)
+        if t >= hi:
+            break
+    if hi - t >= least_s:
+        out.append((t, hi))
+    return [(a, b) for a, b in out if b - a >= least_s]
+
+
+def covered(span: tuple[float, float], evs: list[dict[str, Any]]) -> float:
+    """The share of `span` that events cover, weighted by their severity."""
+    a, b = span
+    if b <= a:
+        return 1.0
+    return sum(max(0.0, min(b, e["end_s"]) - max(a, e["start_s"])) * float(e.get("severity", 1.0))
+               for e in evs) / (b - a)
+
+
 def _which(q: Question, e: dict[str, Any]) -> str:
     """What an event is, when the question did not name it (or it stands in for the named
     type): "blur, " / "measured as stutter, "."""
@@ -97,14 +151,15 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice, _ = by_type(q, type_load(evs), subtypes(evs))
         else:
             choice = none_option(q)
+    yes, no = ("No", "Yes") if q.absent else ("Yes", "No")  # "is it sharp?" asks for none
     if probed:
-        text = (f"Yes: {name} is present {span}, below the event threshold: its signal "
+        text = (f"{yes}: {name} is present {span}, below the event threshold: its signal "
                 f"score there is {data.get('signal_score', 0):.2f}, far above what clean "
                 "windows reach.")
     elif present:
-        text = f"Yes: {name} is present {span}: " + "; ".join(ev_line(e) for e in evs[:5])
+        text = f"{yes}: {name} is present {span}: " + "; ".join(ev_line(e) for e in evs[:5])
     else:
-        text = f"No: no {name} was detected {span}{score_note(data, q.type)}."
+        text = f"{no}: no {name} was detected {span}{score_note(data, q.type)}."
         if brief:
             text += " Only brief candidates: " + spans_text(brief) + "."
     return {"answer": text, "choice": choice, "segments": segments(evs),
