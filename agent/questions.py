@@ -87,8 +87,9 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
         return "out_of_scope"
-    if not options and _CUE["open_starts"].match(low):
-        return "open"
+    if not options and _CUE["open_starts"].match(low) and not (
+            low.startswith("how") and VOCAB.kinds["trend"].search(low)):
+        return "open"  # (but "how does the quality develop over time?" is a trend)
     opt_windows = [o for o in options if windows(o, 3600.0)]
     # Options that are all times ask "when", even when the question reads "which segment".
     if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \

@@ -129,6 +129,19 @@ def test_separate_drops_growing_stronger_in_turn_are_a_gradual_change():
     assert stepwise(falling) == "improving"
 
 
+def test_drops_growing_near_the_saturated_top_are_a_gradual_change():
+    # gblur sigma 1.5 -> 3 -> 6 on a real clip: 0.66, 0.81, 0.92 (0.26 apart, short of 0.30)
+    near_top = stretches([ev("blur", 28, 60, 0.66), ev("blur", 77, 102, 0.81),
+                          ev("blur", 132, 147, 0.92)])
+    assert stepwise(near_top) == "degrading"
+    low = stretches([ev("blur", 28, 60, 0.2), ev("blur", 77, 102, 0.3),
+                     ev("blur", 132, 147, 0.45)])  # the same 0.25 low on the scale: not yet
+    assert stepwise(low) is None
+    saturated = stretches([ev("blur", 28, 60, 1.0), ev("blur", 77, 102, 1.0),
+                           ev("blur", 132, 147, 1.0)])
+    assert stepwise(saturated) is None
+
+
 def test_drops_of_even_or_mixed_severity_are_no_gradual_change():
     even = stretches([ev("blur", 20, 38, 0.6), ev("blur", 80, 112, 0.65),
                       ev("blur", 140, 158, 0.6)])

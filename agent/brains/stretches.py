@@ -9,6 +9,7 @@ events, total their time, list their types and order them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -211,6 +212,14 @@ def drift(prof: Sequence[float]) -> str | None:
 STEPWISE_RUNS = 3
 STEPWISE_TOTAL = 2.0
 STEPWISE_SLACK = 0.05
+# The whole change on the headroom scale: ln(0.65 / 0.35), the linear STEPWISE_TOTAL x
+# TREND_STEP (0.30) around the middle of the scale.
+STEPWISE_ROOM = 0.62
+
+
+def _headroom(severity: float) -> float:
+    """-ln(1 - severity), capped: how far a severity is from the saturated top."""
+    return -math.log(1.0 - min(max(severity, 0.0), 0.99))
 
 
 def stepwise(found: Sequence[Stretch], runs: int = STEPWISE_RUNS,
@@ -222,7 +231,11 @@ def stepwise(found: Sequence[Stretch], runs: int = STEPWISE_RUNS,
     sev = [s.severity for s in found]
     steps = [b - a for a, b in zip(sev[:-1], sev[1:], strict=True)]
     total = sev[-1] - sev[0]
-    if abs(total) < STEPWISE_TOTAL * TREND_STEP:
+    # Severities saturate towards 1 (levels.py): 0.66 -> 0.81 -> 0.92 is gblur sigma 1.5 ->
+    # 3 -> 6. On the headroom scale -ln(1 - s) the same change mid-scale (0.35 -> 0.65) reads
+    # as large as it does near the top; either scale may show it.
+    room = _headroom(sev[-1]) - _headroom(sev[0])
+    if abs(total) < STEPWISE_TOTAL * TREND_STEP and abs(room) < STEPWISE_ROOM:
         return None
     sign = 1.0 if total > 0 else -1.0
     if all(sign * d >= -STEPWISE_SLACK for d in steps):

@@ -75,6 +75,9 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         else:
             choice = next((o.letter for o in q.options if o.trend == measured), None)
     lean = ""
+    if measured in ("degrading", "improving") and stepwise(found) == measured:
+        lean = (f", each of its {len(found)} separate drops "
+                f"{'worse' if measured == 'degrading' else 'milder'} than the one before")
     if measured in ("fluctuating", "stable") and len(found) >= 2:
         # no one-way change overall: which way do the separate drops step, if any?
         way = stepwise(found, runs=2, same_type=False)
