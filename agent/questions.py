@@ -35,10 +35,12 @@ from agent.options import (
     parse_option,
 )
 from agent.times import (
+    BOUND,
     ORDINALS,
     POINT_HALF_WIDTH_S,
     SIDE_OF_TIME,
     Window,
+    duration_bounds,
     durations,
     numbers,
     parse_time,
@@ -189,6 +191,21 @@ class Question:
     language: str = "en"
     original: str = ""
     unknown: list[str] = field(default_factory=list)
+    least_s: float | None = None  # events must last at least this long ("longer than 5 s")
+    most_s: float | None = None  # ... and at most this long ("under 2 seconds")
+
+    def lasting(self, evs: Sequence[dict]) -> list[dict]:
+        """The events whose duration is within the question's bounds (all, when it sets none)."""
+        return [e for e in evs if (self.least_s is None
+                                   or e["end_s"] - e["start_s"] >= self.least_s - 0.05)
+                and (self.most_s is None or e["end_s"] - e["start_s"] <= self.most_s + 0.05)]
+
+    @property
+    def bound_text(self) -> str:
+        """The bounds in words (" lasting over 5 s"), or ""."""
+        parts = ([f"over {self.least_s:g} s"] if self.least_s is not None else []) + (
+            [f"under {self.most_s:g} s"] if self.most_s is not None else [])
+        return f" lasting {' and '.join(parts)}" if parts else ""
 
     @property
     def type(self) -> str | None:
@@ -236,7 +253,9 @@ def parse_question(
     n_seg = _n_segments(text, opt_texts)
     opts = [parse_option(letter, t, duration_s, n_seg, scenes)
             for letter, t in zip(letters(len(options)), opt_texts, strict=True)]
-    kind = _kind(text, opt_texts) if reading.supported else "not_understood"
+    # "longer than 5 s" bounds the events; it is no comparison of parts of the video
+    kind = _kind(BOUND.sub(" ", text), opt_texts) if reading.supported else "not_understood"
+    least_s, most_s = duration_bounds(text)
     types = distortions(text) if reading.supported else []
     # "Is the image sharp?" names no defect, only a picture free of one: ask about its absence
     praise = not types and bool(good := praised(text) if reading.supported else [])
@@ -263,6 +282,8 @@ def parse_question(
         language=reading.code,
         original=question,
         unknown=unknown,
+        least_s=least_s,
+        most_s=most_s,
     )
 
 

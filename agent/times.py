@@ -357,6 +357,31 @@ def durations(text: str) -> list[float]:
     return out
 
 
+# "longer than 5 seconds", "for more than 3 s", "at least two minutes", "under 2 s": a bound
+# on how long an event lasts, not a time in the video.
+BOUND = re.compile(
+    rf"\b(?:for\s+)?(longer|more|over|above|greater|at\s+least|exceeding|in\s+excess\s+of|"
+    rf"shorter|less|under|below|at\s+most|no\s+more|no\s+longer)\s+(?:than\s+)?"
+    rf"({_NUM}|[a-z-]+)\s*(seconds?|secs?|s|minutes?|mins?)\b", re.IGNORECASE)
+_UPPER = ("shorter", "less", "under", "below", "at most", "no more", "no longer")
+
+
+def duration_bounds(text: str) -> tuple[float | None, float | None]:
+    """(least, most) seconds an event must last by the text's bounds ("freezes longer than
+    5 s": (5, None); "under 2 seconds": (None, 2)); None where it sets none."""
+    lo = hi = None
+    for m in BOUND.finditer(text):
+        amount = _amount(m.group(2))
+        if amount is None:
+            continue
+        secs = amount * (60.0 if m.group(3).lower().startswith("m") else 1.0)
+        if re.sub(r"\s+", " ", m.group(1).lower()) in _UPPER:
+            hi = secs
+        else:
+            lo = secs
+    return lo, hi
+
+
 def numbers(text: str) -> list[float]:
     """Plain counts in a text ("3", "three", "twice")."""
     out = []

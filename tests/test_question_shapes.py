@@ -64,3 +64,44 @@ def test_the_same_type_in_two_windows_names_the_worse_window(tmp_path):
     assert ans.choice == "A" and ans.answer.startswith("The blur at 00:00:00.0-00:01:40.0")
     none = ask(idx, "Is the ending noisier than the opening?", tmp_path=tmp_path)
     assert none.answer.startswith("Neither: no lasting noise")
+
+
+@pytest.fixture
+def freezes():
+    from tools.model import Event
+    return make_index(events=[
+        Event("freeze", 16.8, 18.8, 0.64, 2.0, "frozen picture", {"duration_s": 2.0}),
+        Event("freeze", 109.4, 113.4, 0.88, 4.0, "frozen picture", {"duration_s": 4.0}),
+        Event("freeze", 127.0, 135.0, 1.0, 8.0, "frozen picture", {"duration_s": 8.0})])
+
+
+@pytest.mark.parametrize(("question", "bounds"), [
+    ("Is the longest freeze longer than 5 seconds?", (5.0, None)),
+    ("Does the video ever stop moving for more than 3 seconds?", (3.0, None)),
+    ("Are there freezes of at least two seconds?", (2.0, None)),
+    ("Is any freeze shorter than 3 s?", (None, 3.0)),
+    ("Does the picture freeze for over 1.5 minutes?", (90.0, None)),
+])
+def test_a_duration_bound_is_no_comparison(question, bounds):
+    q = parse_question(question, [], 180.0)
+    assert q.kind == "detection" and q.type == "freeze" and (q.least_s, q.most_s) == bounds
+
+
+def test_detection_keeps_the_events_within_the_bound(freezes, tmp_path):
+    yes = ask(freezes, "Is the longest freeze longer than 5 seconds?", ["Yes", "No"], tmp_path)
+    assert yes.choice == "A" and [s.start_s for s in yes.segments] == [127.0]
+    assert ask(freezes, "Are there freezes longer than 10 s?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    short = ask(freezes, "Is any freeze shorter than 3 seconds?", tmp_path=tmp_path)
+    assert short.answer.startswith("Yes: frozen picture lasting under 3 s")
+    assert [s.start_s for s in short.segments] == [16.8]
+
+
+def test_the_longest_one_alone(freezes, tmp_path):
+    which = ask(freezes, "Which freeze is the longest?", tmp_path=tmp_path)
+    assert [(s.start_s, s.end_s) for s in which.segments] == [(127.0, 135.0)]
+    how_long = ask(freezes, "How long is the longest freeze?", ["2 s", "8 s", "14 s"], tmp_path)
+    assert how_long.choice == "B"
+    total = ask(freezes, "How long is the video frozen in total?", ["2 s", "8 s", "14 s"],
+                tmp_path)
+    assert total.choice == "C"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agent.brains.local.common import (
@@ -29,6 +30,7 @@ from agent.timefmt import hms
 
 # "When" answers keep events at least this fraction of the worst one's severity.
 WEAK_FRACTION = 0.5
+_EXTREME = re.compile(r"\b(?:longest|shortest)\b", re.IGNORECASE)
 
 
 def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -41,6 +43,12 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     top = max((g["severity"] for g in groups), default=0.0)
     evs = [g for g in groups if g["severity"] >= WEAK_FRACTION * top]  # the clear ones
     weak = [g for g in groups if g not in evs] + brief
+    if q.least_s is not None or q.most_s is not None:  # "when does it freeze for over 5 s?"
+        evs, weak = q.lasting(groups + brief), []
+    extreme = _EXTREME.search(q.text)
+    if extreme and groups:  # "which freeze is the longest?": that one alone
+        pick = max if extreme.group(0).lower() == "longest" else min
+        evs, weak = [pick(groups, key=lambda e: e["end_s"] - e["start_s"])], []
     name = what(q)
     choice, conf = None, 0.8 if evs else 0.6
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
@@ -137,14 +145,17 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
     evs_all, data = found(q, ev, ctx.duration_s)
     evs, brief = split_lasting(evs_all)
+    if q.least_s is not None or q.most_s is not None:  # "freezes longer than 5 s?"
+        evs, brief = q.lasting(evs + brief), []
     if q.window and q.window.point:  # an instant: the event must cover it (with a margin)
         mid = 0.5 * (q.window.start_s + q.window.end_s)
         evs = [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
     elif q.window:  # a window: the event must be in it, not only run over its edge
         evs = [e for e in evs if in_window(e, q.window)]
-    probed = not evs and q.window is not None and probed_level(q.type, data) > 0
+    probed = not evs and q.window is not None and probed_level(q.type, data) > 0 \
+        and not q.bound_text
     present = bool(evs) or probed
-    name, span = what(q), where(q, ctx.duration_s)
+    name, span = what(q) + q.bound_text, where(q, ctx.duration_s)
     choice = yes_no(q, present != q.absent)  # "is it free of blur?": yes when absent
     if choice is None and q.options:
         if present:

@@ -33,6 +33,11 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     worst = max((e["severity"] for e in evs), default=0.0)
     level = events_level(evs) if evs else probed_level(q.type, data)
     total = sum(e["end_s"] - e["start_s"] for e in evs)
+    longest = re.search(r"\b(longest|shortest)\b", low)
+    if longest and evs:  # "how long is the longest freeze?": that one, not the sum
+        pick = max if longest.group(1) == "longest" else min
+        one = pick(evs, key=lambda e: e["end_s"] - e["start_s"])
+        evs, total = [one], one["end_s"] - one["start_s"]
     choice, conf = None, 0.55
     if re.search(r"\bhow long|duration|last\b", low) and any(o.durations for o in q.options):
         choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
