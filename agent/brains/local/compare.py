@@ -131,7 +131,8 @@ def compare_typed_windows(q: Question, ev: Evidence, ctx: RunContext,
                      for s, c, m, w, _, _ in found)
     worse = found[0] if first_worse else found[1]
     name = TYPE_NAMES.get(worse[2].type, worse[2].type)
-    if not ea and not eb and not la and not lb:  # nothing in either: neither is worse
+    if not ea and not eb and not la and not lb and max(ca, cb) < 1.0:
+        # nothing in either, not even a signal as strong as an event's: neither is worse
         return {"answer": f"Neither: no lasting {name} was found in either window ({text}).",
                 "choice": yes_no(q, False), "segments": [], "confidence": 0.5}
     if found[0][2].type == found[1][2].type:  # the same type in two windows: name the window

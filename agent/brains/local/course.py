@@ -117,23 +117,40 @@ def stability(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "segments": segments([s.to_event() for s in found])}
 
 
+# A yes/no question that claims the video is clean (or fit to deliver, as a QC pass is):
+# yes means nothing was found; one that claims it is acceptable: yes means a good grade.
+_CLEAN_CLAIM = re.compile(
+    r"\b(free of|clean|without|no (?:visible |noticeable )?(?:quality )?(?:problems?|issues?|"
+    r"distortions?)|broadcast|broadcast[- ]quality|air|airing|delivery|"
+    r"pass(?:es)? (?:qc|quality control)|qc)\b", re.I)
+_FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
+                         r"decent)\b", re.I)
+GOOD_GRADE = 3.5  # "acceptable": fair-to-good or better
+_YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|was|were|can|could|would|will)\b", re.I)
+
+
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The overall grade, from the level-weighted share of the viewing impaired."""
     found = stretches(ev.all_events())
     g, detail = grade(found, ctx.duration_s)
     choice = None
+    clean_claim = bool(_CLEAN_CLAIM.search(q.text))
+    fair_claim = not clean_claim and bool(_FAIR_CLAIM.search(q.text))
+    truth = (not found) if clean_claim else g >= GOOD_GRADE if fair_claim else bool(found)
     if q.options:
         if any(o.yes or o.no for o in q.options) and not any(
                 o.grade is not None for o in q.options):
-            clean_claim = bool(re.search(r"\b(free of|clean|without|no (?:visible |"
-                                         r"noticeable )?(?:quality )?(?:problems?|issues?|"
-                                         r"distortions?))\b", q.text, re.I))
-            choice = yes_no(q, (not found) if clean_claim else bool(found))
+            choice = yes_no(q, truth)
         elif any(o.grade is not None for o in q.options):
             choice = nearest(q.options, lambda o: o.grade, g)
         elif any(o.level is not None for o in q.options):
             choice = nearest(q.options, lambda o: o.level, max(0.0, 5.0 - g) * 0.75)
     names = ["", "bad", "poor", "fair", "good", "excellent"]
     text = f"Overall quality is {names[int(round(min(max(g, 1), 5)))]}: {detail}."
+    if (clean_claim or fair_claim) and _YES_NO.match(q.text):  # "would it pass QC?"
+        worst = max(found, key=lambda s: s.severity) if found else None
+        text = ("Yes: " if truth else "No: ") + (
+            f"{len(found)} degraded stretch(es), the worst {worst.type} at "
+            f"{hms(worst.start_s)}. " if worst else "no quality event was found. ") + text
     return {"answer": text, "choice": choice, "confidence": 0.5,
             "segments": segments([s.to_event() for s in found])}
