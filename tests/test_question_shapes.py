@@ -105,3 +105,25 @@ def test_the_longest_one_alone(freezes, tmp_path):
     total = ask(freezes, "How long is the video frozen in total?", ["2 s", "8 s", "14 s"],
                 tmp_path)
     assert total.choice == "C"
+
+
+@pytest.mark.parametrize(("question", "strict"), [
+    ("Would this video pass QC?", True), ("Is it good enough to broadcast?", True),
+    ("Is the quality acceptable?", False), ("Is the video watchable?", False),
+])
+def test_qc_and_acceptable_questions(question, strict, tmp_path):
+    q = parse_question(question, [], 200.0)
+    assert q.kind == "overall"
+    mild = make_index(events=[BLUR])  # one blur stretch: 15 s of 200, a good grade
+    ans = ask(mild, question, ["Yes", "No"], tmp_path)
+    assert ans.choice == ("B" if strict else "A")
+    assert ask(mild, question, tmp_path=tmp_path).answer.startswith("No" if strict else "Yes")
+    assert ask(make_index(), question, ["Yes", "No"], tmp_path).choice == "A"
+
+
+def test_mild_moderate_or_severe_asks_the_level(tmp_path):
+    q = parse_question("Is the flicker mild, moderate or severe?", [], 200.0)
+    assert (q.kind, q.type) == ("severity", "flicker")
+    ans = ask(make_index(events=[BLUR, FLICKER]), "Is the flicker mild, moderate or severe?",
+              tmp_path=tmp_path)
+    assert ans.answer.startswith("The flicker is ")
