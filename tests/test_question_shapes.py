@@ -127,3 +127,16 @@ def test_mild_moderate_or_severe_asks_the_level(tmp_path):
     ans = ask(make_index(events=[BLUR, FLICKER]), "Is the flicker mild, moderate or severe?",
               tmp_path=tmp_path)
     assert ans.answer.startswith("The flicker is ")
+
+
+@pytest.mark.parametrize("question", ["Is the video clean?", "Is the first minute clean?",
+                                      "Does the video look fine?", "Is the clip flawless?"])
+def test_a_clean_claim_is_answered_by_the_absence_of_events(question, tmp_path):
+    assert ask(make_index(), question, ["Yes", "No"], tmp_path).choice == "A"
+    assert ask(make_index(events=[BLUR]), question, tmp_path=tmp_path).answer.startswith("No")
+
+
+def test_artifacts_alone_name_no_type_but_artifacting_is_compression():
+    assert parse_question("Are there any artifacts?", [], 180.0).type is None
+    assert parse_question("Is there artifacting?", [], 180.0).type == "compression"
+    assert parse_question("Does the stream have errors?", [], 180.0).type == "corruption"
