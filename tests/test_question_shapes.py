@@ -129,7 +129,8 @@ def test_mild_moderate_or_severe_asks_the_level(tmp_path):
     assert ans.answer.startswith("The flicker is ")
 
 
-@pytest.mark.parametrize("question", ["Is the video clean?", "Is the clip clean between 1:00 and 1:20?",
+@pytest.mark.parametrize("question", ["Is the video clean?",
+                                      "Is the clip clean between 1:00 and 1:20?",
                                       "Does the video look fine?", "Is the clip flawless?"])
 def test_a_clean_claim_is_answered_by_the_absence_of_events(question, tmp_path):
     assert ask(make_index(), question, ["Yes", "No"], tmp_path).choice == "A"
@@ -140,3 +141,48 @@ def test_artifacts_alone_name_no_type_but_artifacting_is_compression():
     assert parse_question("Are there any artifacts?", [], 180.0).type is None
     assert parse_question("Is there artifacting?", [], 180.0).type == "compression"
     assert parse_question("Does the stream have errors?", [], 180.0).type == "corruption"
+
+
+@pytest.fixture
+def pair():
+    from tools.model import Event
+    return make_index(duration=180.0, events=[
+        Event("exposure", 13.5, 46.5, 0.3, 1.0, "too dark", {}),
+        Event("noise", 140.5, 170.0, 0.86, 1.0, "grain", {})])
+
+
+def test_order_of_two_named_types_in_words(pair, tmp_path):
+    ans = ask(pair, "Does the noise come before or after the darkening?", tmp_path=tmp_path)
+    assert ans.answer.startswith("The exposure problems come first (from 00:00:13.5), the "
+                                 "noise later (from 00:02:20.5), 00:01:34.0 after")
+    assert ask(pair, "Do the noise and the darkening overlap?",
+               tmp_path=tmp_path).answer.startswith("No. ")
+    gap = ask(pair, "How much time passes between the noise and the dark part?",
+              tmp_path=tmp_path)
+    assert "00:01:34.0 after" in gap.answer
+
+
+def test_which_lasts_longer_compares_time(pair, tmp_path):
+    assert ask(pair, "Is the dark part longer than the noisy part?", ["Yes", "No"],
+               tmp_path).choice == "A"
+    assert ask(pair, "Does the noise last longer than the darkening?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    which = ask(pair, "Which lasts longer, the noise or the dark part?", tmp_path=tmp_path)
+    assert which.answer.startswith("The exposure problems last longer.")
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What fraction of the video is affected?", "cumulative_effect"),
+    ("How much of the clip is degraded?", "cumulative_effect"),
+    ("Is the video mostly fine?", "overall"),
+    ("What should I fix first?", "dominant_factor"),
+    ("How dark does it get?", "severity"),
+])
+def test_more_free_shapes(question, kind):
+    q = parse_question(question, [], 180.0)
+    assert q.kind == kind and not q.unknown, q.text
+
+
+def test_the_share_of_the_video(pair, tmp_path):
+    ans = ask(pair, "What fraction of the video is affected?", tmp_path=tmp_path)
+    assert "62 s in all (35% of the video)" in ans.answer

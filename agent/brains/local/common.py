@@ -64,6 +64,13 @@ def where(q: Question, duration: float) -> str:
     return f"in the video (duration {hms(duration)})"
 
 
+def agree(name: str, singular: str, plural: str) -> str:
+    """The verb form that agrees with a type's name ("frame drops occur", "noise occurs")."""
+    head = re.sub(r"\s*\(.*\)\s*$", "", name).split()
+    last = head[-1] if head else ""
+    return plural if last.endswith("s") and not last.endswith("ss") else singular
+
+
 def what(q: Question) -> str:
     """The distortion the question names, in words."""
     return type_name(q.type)

@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.brains.local.common import by_type, none_option, option_span, segments, what, yes_no
+from agent.brains.local.common import (
+    agree,
+    by_type,
+    none_option,
+    option_span,
+    segments,
+    what,
+    yes_no,
+)
 from agent.brains.local.evidence import Evidence, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
@@ -48,6 +56,9 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     pairs = typed_windows(q)
     if pairs and sum(bool(sp) for _, sp in opts) < 2:
         return compare_typed_windows(q, ev, ctx, pairs)
+    named = list(dict.fromkeys(m.type for m in q.types))
+    if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
+        return compare_durations(q, ev, named[:2])
     cmp = ev.get("compare_windows")
     if not cmp:
         return generic(q, ev, ctx)
@@ -81,6 +92,35 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     segs = segments(pick.get("events", [])) if pick else []
     return {"answer": text, "choice": choice, "segments": segs,
             "confidence": 0.45 if same else 0.75}
+
+
+# "Is the dark part longer than the noisy part?": time, not severity, is compared.
+_LENGTH = re.compile(r"\b(longer|shorter|lasts? longer|more time|less time)\b", re.I)
+
+
+def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, Any]:
+    """Which of two named types lasts longer, from their lasting events' total time."""
+    lasting, _ = split_lasting(ev.all_events())
+    secs = {t: sum(e["end_s"] - e["start_s"] for e in lasting if e["type"] == t)
+            for t in types}
+    a, b = types
+    shorter = bool(re.search(r"\b(shorter|less time)\b", q.text, re.I))
+    first_holds = secs[a] < secs[b] if shorter else secs[a] > secs[b]
+    choice = yes_no(q, first_holds)
+    if choice is None:
+        longest = min(secs, key=secs.get) if shorter else max(secs, key=secs.get)
+        choice = next((o.letter for o in q.options if o.types and o.types[0].type == longest),
+                      None)
+    if re.match(r"\s*(?:is|are|does|do|did|was|were)\b", q.text, re.I):
+        lead = "Yes. " if first_holds else "No. "
+    else:
+        top = max(secs, key=secs.get)
+        name = TYPE_NAMES.get(top, top)
+        lead = f"The {name} {agree(name, 'lasts', 'last')} longer. "
+    text = lead + "; ".join(f"{TYPE_NAMES.get(t, t)}: {secs[t]:.1f} s in all"
+                            for t in types) + "."
+    return {"answer": text, "choice": choice, "confidence": 0.6,
+            "segments": segments([e for e in lasting if e["type"] in secs])}
 
 
 def compare_types(q: Question, ev: Evidence) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from agent.brains.local.common import (
+    agree,
     by_type,
     ev_line,
     iou,
@@ -65,7 +66,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = worst_option(ev.get("compare_windows"), opts)
             conf = 0.3
     if evs:
-        text = f"{name.capitalize()} occurs " + "; ".join(
+        text = f"{name.capitalize()} {agree(name, 'occurs', 'occur')} " + "; ".join(
             f"from {hms(e['start_s'])} to {hms(e['end_s'])} ({_which(q, e)}severity "
             f"{e['severity']:.2f})" for e in evs[:8]) + "."
         if len(evs) > 8:

@@ -7,12 +7,13 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import segments, timeline_text, yes_no
+from agent.brains.local.common import agree, segments, timeline_text, yes_no
 from agent.brains.local.evidence import Evidence, same_defect_types
 from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
 from agent.brains.stretches import Stretch, Timeline
 from agent.context import RunContext
-from agent.questions import Mention, Question
+from agent.questions import Mention, Question, type_name
+from agent.timefmt import hms
 
 
 def missing_types(q: Question, evs: Sequence[dict[str, Any]]) -> list[str]:
@@ -53,6 +54,9 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
                           "end_s": probe[1], "severity": REPORT_FLOOR}]
     tl = Timeline(sorted(evs, key=lambda e: (e["start_s"], e["type"])))
     text = timeline_text([s.to_event() for s in tl.stretches] or tl.events)
+    ts = same_defect_types(q.types)
+    if len(ts) >= 2 and ts[0] != ts[1]:  # two named types: say how they relate first
+        text = pair_text(q, ts[0], ts[1], tl, ctx.duration_s) + " " + text
     choice, conf = None, 0.5
     if q.options:
         if all(o.types for o in q.options) and re.search(
@@ -72,6 +76,30 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
                     choice, conf = trues[0].letter, 0.6 if len(trues) == 1 else 0.35
     return {"answer": text, "choice": choice, "segments": segments(tl.events),
             "confidence": conf}
+
+
+_YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|was|were)\b", re.I)
+
+
+def pair_text(q: Question, a: str, b: str, tl: Timeline, duration: float) -> str:
+    """How two named types relate, in words: which comes first and the time between them
+    (or that they overlap, or that one was not found); yes/no questions get their answer
+    first."""
+    fa, fb = tl.first(a), tl.first(b)
+    na, nb = type_name(a), type_name(b)
+    if fa is None or fb is None:
+        gone = [n for n, f in ((na, fa), (nb, fb)) if f is None]
+        return f"No {' and no '.join(gone)} was found, so there is no order to give."
+    verdict = claim(q.text, q.types, tl, duration)
+    lead = ("Yes. " if verdict else "No. ") if verdict is not None and _YES_NO.match(
+        q.text) and not re.search(r"\bor\b", q.text, re.I) else ""  # not "before or after?"
+    if tl.together(a, b):
+        return f"{lead}The {na} and the {nb} overlap in time."
+    (n1, t1, s1), (n2, t2, _) = sorted(((na, fa, a), (nb, fb, b)), key=lambda x: x[1])
+    end1 = max((e for _, e in tl.spans(s1) if e <= t2), default=t1)
+    return (f"{lead}The {n1} {agree(n1, 'comes', 'come')} first (from {hms(t1)}), the {n2} "
+            f"later (from {hms(t2)}), {hms(t2 - end1)} after the {n1} {agree(n1, 'ends', 'end')};"
+            " they do not overlap.")
 
 
 def claim(text: str, types: Sequence[Mention], tl: Timeline, duration: float) -> bool | None:

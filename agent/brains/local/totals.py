@@ -60,7 +60,8 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return generic(q, ev, ctx)
     kinds = ", ".join(TYPE_NAMES.get(t, t) for t in sorted(types, key=types.get,
                                                              reverse=True))
-    text = (f"{n} distinct degraded stretch(es), {total:.0f} s in all"
+    share = f" ({total / ctx.duration_s:.0%} of the video)" if ctx.duration_s > 0 else ""
+    text = (f"{n} distinct degraded stretch(es), {total:.0f} s in all{share}"
             + (f", of {len(types)} kind(s): {kinds}" if types else "") + ". "
             + timeline_text([s.to_event() for s in found]))
     return {"answer": text, "choice": choice, "confidence": 0.55,
