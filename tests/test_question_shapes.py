@@ -186,3 +186,24 @@ def test_more_free_shapes(question, kind):
 def test_the_share_of_the_video(pair, tmp_path):
     ans = ask(pair, "What fraction of the video is affected?", tmp_path=tmp_path)
     assert "62 s in all (35% of the video)" in ans.answer
+
+
+def test_two_types_named_in_the_question_are_compared(pair, tmp_path):
+    ans = ask(pair, "Which is more severe, the dark part or the noise?", tmp_path=tmp_path)
+    assert ans.answer.startswith("The most severe distortion is noise")
+    assert ask(pair, "Is the darkening worse than the noise?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    assert ask(pair, "Is the noise worse than the darkening?", ["Yes", "No"],
+               tmp_path).choice == "A"
+
+
+@pytest.mark.parametrize(("question", "etype"), [
+    ("Are skin tones wrong anywhere?", "colour"), ("Do the faces look unnatural?", "colour"),
+])
+def test_skin_tones(question, etype):
+    assert parse_question(question, [], 180.0).type == etype
+
+
+def test_what_happens_at_an_instant_names_the_event(pair, tmp_path):
+    ans = ask(pair, "What happens at 0:20?", tmp_path=tmp_path)
+    assert "exposure problems" in ans.answer and "too dark" in ans.answer

@@ -59,6 +59,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     named = list(dict.fromkeys(m.type for m in q.types))
     if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
         return compare_durations(q, ev, named[:2])
+    if len(named) >= 2 and not q.windows and not any(sp for _, sp in opts):
+        return compare_types(q, ev, named)  # "the brightness or the colour problem?"
     cmp = ev.get("compare_windows")
     if not cmp:
         return generic(q, ev, ctx)
@@ -123,21 +125,36 @@ def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, 
             "segments": segments([e for e in lasting if e["type"] in secs])}
 
 
-def compare_types(q: Question, ev: Evidence) -> dict[str, Any]:
-    """Options naming distortion types: the one whose lasting events are worst (or least)."""
+def compare_types(q: Question, ev: Evidence,
+                  types: list[str] | None = None) -> dict[str, Any]:
+    """Options (or the question) naming distortion types: the one whose lasting events are
+    worst (or least)."""
     lasting, brief = split_lasting(ev.all_events())
-    named = {o.types[0].type for o in q.options if o.types}
+    named = set(types) if types else {o.types[0].type for o in q.options if o.types}
     # The question says each named type is there: one seen only briefly (a degradation
     # over whole shots shows only where it crosses a cut) is judged on that glimpse.
     seen = {e["type"] for e in lasting}
     pool = (lasting + [e for e in brief if e["type"] in named - seen]) or ev.all_events()
     load = type_grade(pool)
+    if types:  # named in the question: only they are compared
+        load = {t: load.get(t, 0.0) for t in types}
     if q.least:
         inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in named}
         choice, conf = by_type(q, inv)
     else:
         choice, conf = by_type(q, load)
-    top = max(load, key=load.get) if load else None
+    top = max(load, key=load.get) if any(load.values()) else None
+    tie = types and top is not None and len(types) >= 2 and \
+        abs(load[types[0]] - load[types[1]]) < 1e-6
+    if types and choice is None:  # "is the blur worse than the noise?"
+        choice = yes_no(q, False if tie else (top == types[0]) != claims_less(q.text))
+    if tie:
+        return {"answer": f"Neither: the {TYPE_NAMES.get(types[0], types[0])} and the "
+                          f"{TYPE_NAMES.get(types[1], types[1])} are equally severe "
+                          f"({level_word(max(e['severity'] for e in pool if e['type'] == top))}"
+                          ").",
+                "choice": choice, "confidence": 0.4,
+                "segments": segments([e for e in lasting if e["type"] in types])}
     tops = [e for e in pool if e["type"] == top]
     worst = max((e["severity"] for e in tops), default=0.0)
     text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
