@@ -134,8 +134,9 @@ def grows(text: str) -> bool:
     """Whether a question asks if something grows or fades as the video goes on ("is it
     getting noisier?"), pinning no explicit time, naming no parts to compare and asking for
     no "most" ("what degrades it most?" asks for the dominant factor)."""
-    return bool(VOCAB.grows.search(text)) and not re.search(r"\d|\b(?:which|than|most)\b",
-                                                           text, re.IGNORECASE)
+    return bool(VOCAB.grows.search(text)) and not re.search(
+        r"\d|\b(?:which|than|most)\b|\bat (?:some|any|one) (?:point|moment|time)\b|"
+        r"\banywhere\b|\bsomewhere\b", text, re.IGNORECASE)  # "... at some point?": an event
 
 
 # Comparatives that claim the picture gets better, not its distortion stronger.

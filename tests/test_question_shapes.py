@@ -207,3 +207,57 @@ def test_skin_tones(question, etype):
 def test_what_happens_at_an_instant_names_the_event(pair, tmp_path):
     ans = ask(pair, "What happens at 0:20?", tmp_path=tmp_path)
     assert "exposure problems" in ans.answer and "too dark" in ans.answer
+
+
+def test_every_phrase_of_the_vocabulary_has_flat_balanced_groups():
+    """The phrase syntax has no nested groups: "(a|is (b|c))" would silently match nothing."""
+    import tomllib
+
+    from agent.vocabulary import VOCAB_PATH
+
+    def phrases(x):
+        if isinstance(x, str):
+            yield x
+        elif isinstance(x, list):
+            for i in x:
+                yield from phrases(i)
+        elif isinstance(x, dict):
+            for v in x.values():
+                yield from phrases(v)
+
+    bad = []
+    for p in phrases(tomllib.loads(VOCAB_PATH.read_text(encoding="utf-8"))):
+        if p.startswith("re:"):
+            continue
+        depth = 0
+        for ch in p:
+            depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+            if depth > 1 or depth < 0:
+                bad.append(p)
+                break
+        else:
+            if depth:
+                bad.append(p)
+    assert bad == []
+
+
+@pytest.mark.parametrize(("question", "absent"), [
+    ("Is the frame rate constant?", True), ("Does the frame rate change?", False),
+    ("Does the motion become less fluid at some point?", False),
+])
+def test_frame_rate_words(question, absent):
+    q = parse_question(question, [], 180.0)
+    assert (q.kind, q.type, q.absent) == ("detection", "frame_drop", absent)
+
+
+def test_a_typed_trend_follows_that_type_only(tmp_path):
+    from tools.model import Event
+    idx = make_index(duration=180.0, events=[
+        Event("blur", 28.0, 60.0, 0.66, 1.0, "softness", {}),
+        Event("blur", 77.0, 102.0, 0.81, 1.0, "softness", {}),
+        Event("blur", 132.0, 147.0, 0.92, 1.0, "softness", {}),
+        Event("noise", 5.0, 20.0, 1.0, 1.0, "grain", {})])
+    blur = ask(idx, "Does the blur get worse over time?", ["Yes", "No"], tmp_path)
+    assert blur.choice == "A" and blur.answer.startswith("The blur is degrading")
+    noise = ask(idx, "Does the flicker get worse over time?", ["Yes", "No"], tmp_path)
+    assert noise.choice == "B" and noise.answer.startswith("No flicker was found")

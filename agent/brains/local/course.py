@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from agent.brains.local.common import nearest, segments, yes_no
-from agent.brains.local.evidence import Evidence
+from agent.brains.local.evidence import Evidence, type_hit
 from agent.brains.local.levels import grade
 from agent.brains.stretches import (
     Stretch,
@@ -18,7 +19,7 @@ from agent.brains.stretches import (
     total_s,
 )
 from agent.context import RunContext
-from agent.questions import Question
+from agent.questions import Mention, Question, type_name
 from agent.timefmt import hms
 
 _STABILITY_CLAIMS: tuple[tuple[str, str], ...] = (
@@ -33,9 +34,13 @@ _PATTERN_WORDS = {"stable": "stable", "occasional": "mostly stable with isolated
                   "improving": "changing gradually (better)"}
 
 
-def course(ev: Evidence, ctx: RunContext) -> tuple[str, list[float], list[Stretch]]:
-    """The video's quality pattern, its impairment profile and its degraded stretches."""
+def course(ev: Evidence, ctx: RunContext,
+           types: Sequence[Mention] = ()) -> tuple[str, list[float], list[Stretch]]:
+    """The video's quality pattern, its impairment profile and its degraded stretches (of
+    the named types only, when the question names some: "does the noise grow?")."""
     evs = ev.all_events()
+    if types:
+        evs = [e for e in evs if any(type_hit(m, [e["type"]]) > 0 for m in types)]
     found = stretches(evs)
     n = 6 if ctx.duration_s >= 120 else 4
     pieces = lasting_pieces(evs)
@@ -64,8 +69,8 @@ def stability_claim(text: str) -> str | None:
 
 
 def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-    """Does quality get worse (better) over time, or hold?"""
-    kind, prof, found = course(ev, ctx)
+    """Does quality (the named distortion) get worse (better) over time, or hold?"""
+    kind, prof, found = course(ev, ctx, q.types)
     measured = "stable" if kind == "occasional" else kind
     choice = None
     if q.options:
@@ -86,11 +91,15 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         if q.options and choice is None:  # asked worse / better / the same
             choice = next((o.letter for o in q.options if o.trend == (way or "stable")),
                           None)
-    text = (f"The quality is {measured} over the video{lean}: impairment by part "
+    subject = type_name(q.type) if q.types else "quality"
+    text = (f"The {subject} is {measured} over the video{lean}: impairment by part "
             + ", ".join(f"{p:.2f}" for p in prof) + " (0 clean .. 1 severe, in order); "
             f"{len(found)} degraded stretch(es)"
             + "".join(f"{', ' if i else ': '}{hms(s.start_s)}-{hms(s.end_s)} severity "
                       f"{s.severity:.2f}" for i, s in enumerate(found[:8])) + ".")
+    if q.types and not found:
+        text = (f"No {subject} was found anywhere in the video, so it neither grows nor fades "
+                "(stable).")
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([s.to_event() for s in found])}
 
