@@ -261,3 +261,16 @@ def test_a_typed_trend_follows_that_type_only(tmp_path):
     assert blur.choice == "A" and blur.answer.startswith("The blur is degrading")
     noise = ask(idx, "Does the flicker get worse over time?", ["Yes", "No"], tmp_path)
     assert noise.choice == "B" and noise.answer.startswith("No flicker was found")
+
+
+def test_darker_is_not_answered_by_a_picture_made_too_bright(tmp_path):
+    from tools.model import Event
+    idx = make_index(events=[Event("exposure", 9.0, 26.0, 1.0, 1.0, "too bright", {})])
+    assert ask(idx, "Does the picture get darker at some point?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    assert ask(idx, "Is the video too bright anywhere?", ["Yes", "No"], tmp_path).choice == "A"
+    assert ask(idx, "Is there an exposure problem?", ["Yes", "No"], tmp_path).choice == "A"
+    flat = make_index(events=[Event("exposure", 9.0, 26.0, 0.8, 1.0, "low contrast", {})])
+    assert ask(flat, "Is the picture too dark anywhere?", ["Yes", "No"], tmp_path).choice == "A"
+    text = ask(idx, "Does the picture get darker at some point?", tmp_path=tmp_path).answer
+    assert text.startswith("No: no exposure problems were detected")

@@ -141,11 +141,23 @@ _HUE_WORDS = re.compile(r"\b(hue|cast|tint|tinted)\b|farbstich|farbton|teinte|do
                         r"偏色|色偏|色调|色相", re.I)
 
 
+_DARK_WORDS = re.compile(r"dark|dim|under-?expos|crush|murk|gloom|dingy|underlit|too little",
+                         re.IGNORECASE)
+_BRIGHT_WORDS = re.compile(r"bright|over-?expos|blown|clipp|burn|bleach|whit|glare|too light|"
+                           r"too much light|lighten", re.IGNORECASE)
+_OPPOSITE = {"too dark": ("too bright",), "too bright": ("too dark",)}
+
+
 def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
     """Whether an event can be what a mention names: the two colour detectors measure
     different things (a cast turns the hue, saturation makes colours vivid or faded), so a
     question about one is not answered by the other; other types stay whole (one needle
     often shows on several of their detectors)."""
+    if m.type == "exposure" and e.get("type") == "exposure":
+        # "does it get darker?" is not answered by a picture made too bright, nor the reverse
+        way = "too dark" if _DARK_WORDS.search(m.text) else \
+            "too bright" if _BRIGHT_WORDS.search(m.text) else ""
+        return not way or e.get("subtype") not in _OPPOSITE.get(way, ())
     if m.type != "colour" or e.get("type") != "colour" or not e.get("subtype"):
         return True
     if m.subtype == "saturation":

@@ -74,7 +74,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         if weak:
             text += " Weaker or brief candidates: " + spans_text(weak) + "."
     else:
-        text = (f"No {name} was detected {where(q, ctx.duration_s)}"
+        text = (f"No {name} {agree(name, 'was', 'were')} detected {where(q, ctx.duration_s)}"
                 f"{score_note(data, q.type)}.")
         if brief:
             text += (" Only brief candidates (too short to be a lasting degradation): "
@@ -94,7 +94,8 @@ def _free(q: Question, evs: list[dict[str, Any]], ctx: RunContext) -> dict[str, 
     if load:
         choice = min(load)[1]
     if not evs:
-        text = f"Throughout: no {name} was detected {where(q, ctx.duration_s)}."
+        text = (f"Throughout: no {name} {agree(name, 'was', 'were')} detected "
+                f"{where(q, ctx.duration_s)}.")
     elif not gaps:
         text = (f"Nowhere: {name} covers all of {hms(lo)}-{hms(hi)}: "
                 + spans_text(evs) + ".")
@@ -165,13 +166,16 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = none_option(q)
     yes, no = ("No", "Yes") if q.absent else ("Yes", "No")  # "is it sharp?" asks for none
     if probed:
-        text = (f"{yes}: {name} is present {span}, below the event threshold: its signal "
+        text = (f"{yes}: {name} {agree(name, 'is', 'are')} present {span}, below the event "
+                "threshold: its signal "
                 f"score there is {data.get('signal_score', 0):.2f}, far above what clean "
                 "windows reach.")
     elif present:
-        text = f"{yes}: {name} is present {span}: " + "; ".join(ev_line(e) for e in evs[:5])
+        text = f"{yes}: {name} {agree(name, 'is', 'are')} present {span}: " + "; ".join(
+            ev_line(e) for e in evs[:5])
     else:
-        text = f"{no}: no {name} was detected {span}{score_note(data, q.type)}."
+        text = (f"{no}: no {name} {agree(name, 'was', 'were')} detected {span}"
+                f"{score_note(data, q.type)}.")
         if brief:
             text += " Only brief candidates: " + spans_text(brief) + "."
     return {"answer": text, "choice": choice, "segments": segments(evs),

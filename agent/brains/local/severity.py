@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from agent.brains.local.common import (
+    agree,
     ev_line,
     nearest,
     none_option,
@@ -49,7 +50,8 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         choice = none_option(q)
     zoom = ev.get("zoom_in")
     if evs:
-        text = (f"The {name} is {level_word(worst, level)} (worst severity {worst:.2f} on "
+        text = (f"The {name} {agree(name, 'is', 'are')} {level_word(worst, level)} (worst "
+                f"severity {worst:.2f} on "
                 f"a 0-1 scale), lasting {total:.1f} s in {len(evs)} span(s): "
                 + "; ".join(ev_line(e) for e in evs[:4]) + ".")
         if zoom:
@@ -60,6 +62,6 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 f"threshold but clearly shows{score_note(data, q.type)}: it is "
                 f"{'moderate' if level >= 2 else 'mild'}.")
     else:
-        text = (f"No {name} was detected {where(q, ctx.duration_s)}"
+        text = (f"No {name} {agree(name, 'was', 'were')} detected {where(q, ctx.duration_s)}"
                 f"{score_note(data, q.type)}, so its severity is none.")
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
