@@ -274,3 +274,15 @@ def test_darker_is_not_answered_by_a_picture_made_too_bright(tmp_path):
     assert ask(flat, "Is the picture too dark anywhere?", ["Yes", "No"], tmp_path).choice == "A"
     text = ask(idx, "Does the picture get darker at some point?", tmp_path=tmp_path).answer
     assert text.startswith("No: no exposure problems were detected")
+
+
+@pytest.mark.parametrize(("option", "etype"), [
+    ("Dark image", "exposure"), ("Bright picture", "exposure"),
+    ("Exposure fluctuation", "flicker"), ("Sudden brightness changes", "flicker"),
+    ("Washed-out colours", "colour"), ("Green tint", "colour"), ("Low frame rate", "frame_drop"),
+    ("Decoding errors", "corruption"), ("Soft picture", "blur"), ("Banding", "compression"),
+])
+def test_option_wordings(option, etype):
+    q = parse_question("What kind of distortion is visible between 1:00 and 1:15?",
+                       [option, "Flicker"], 180.0)
+    assert q.options[0].types[0].type == etype
