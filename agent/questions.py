@@ -120,7 +120,8 @@ def _kind(q: str, options: Sequence[str]) -> str:
             2, len(options) - 1):
         return "trend"  # "how does it hold up?" over options that are all trends
     if not options:
-        if has_dist and re.search(r"[?？]\s*$", q) and not _WH.search(low):
+        if (has_dist or VOCAB.absent.search(low)) and re.search(r"[?？]\s*$", q) \
+                and not _WH.search(low):
             return "detection"  # "¿La imagen es nítida?": yes/no in any word order
         return "open" if has_dist or _is_quality(q) else "not_understood"
     if sum(bool(distortions(o)) for o in options) >= len(options) - 1:

@@ -286,3 +286,25 @@ def test_option_wordings(option, etype):
     q = parse_question("What kind of distortion is visible between 1:00 and 1:15?",
                        [option, "Flicker"], 180.0)
     assert q.options[0].types[0].type == etype
+
+
+@pytest.mark.parametrize(("question", "kind", "absent"), [
+    ("Ist das Video sauber?", "detection", True), ("La vidéo est-elle propre ?", "detection", True),
+    ("¿El vídeo está limpio?", "detection", True), ("视频干净吗？", "detection", True),
+    ("Welcher Anteil des Videos ist betroffen?", "cumulative_effect", False),
+    ("Quelle part de la vidéo est affectée ?", "cumulative_effect", False),
+    ("视频有多少比例受到影响？", "cumulative_effect", False),
+    ("Ist die Qualität akzeptabel?", "overall", False),
+])
+def test_new_shapes_in_other_languages(question, kind, absent):
+    q = parse_question(question, [], 180.0)
+    assert (q.kind, q.absent) == (kind, absent), q.text
+
+
+@pytest.mark.parametrize("question", ["Wie lange dauert das längste Standbild?",
+                                      "Combien de temps dure le gel le plus long ?",
+                                      "¿Cuánto dura la congelación más larga?",
+                                      "最长的冻结持续多久？"])
+def test_the_longest_freeze_in_other_languages(freezes, tmp_path, question):
+    ans = ask(freezes, question, ["2 s", "8 s", "14 s"], tmp_path)
+    assert ans.choice == "B"
