@@ -308,3 +308,10 @@ def test_new_shapes_in_other_languages(question, kind, absent):
 def test_the_longest_freeze_in_other_languages(freezes, tmp_path, question):
     ans = ask(freezes, question, ["2 s", "8 s", "14 s"], tmp_path)
     assert ans.choice == "B"
+
+
+def test_brightness_itself_names_no_direction(tmp_path):
+    from tools.model import Event
+    idx = make_index(events=[Event("exposure", 13.5, 46.5, 0.3, 1.0, "too dark", {})])
+    assert ask(idx, "Does the brightness look wrong between 0:13 and 0:46?", ["No", "Yes"],
+               tmp_path).choice == "B"

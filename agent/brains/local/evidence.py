@@ -143,8 +143,9 @@ _HUE_WORDS = re.compile(r"\b(hue|cast|tint|tinted)\b|farbstich|farbton|teinte|do
 
 _DARK_WORDS = re.compile(r"dark|dim|under-?expos|crush|murk|gloom|dingy|underlit|too little",
                          re.IGNORECASE)
-_BRIGHT_WORDS = re.compile(r"bright|over-?expos|blown|clipp|burn|bleach|whit|glare|too light|"
-                           r"too much light|lighten", re.IGNORECASE)
+# ("brightness" itself names the quantity, not a direction: "does the brightness look wrong?")
+_BRIGHT_WORDS = re.compile(r"bright(?!ness)|over-?expos|blown|clipp|burn|bleach|whit|glare|"
+                           r"too light|too much light|lighten", re.IGNORECASE)
 _OPPOSITE = {"too dark": ("too bright",), "too bright": ("too dark",)}
 
 
