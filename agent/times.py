@@ -76,7 +76,12 @@ POINT_HALF_WIDTH_S = 2.0  # "at 2:15" looks at 2:13-2:17
 _UNIT_S = {"s": 1.0, "m": 60.0, "h": 3600.0}  # seconds per unit, by its first letter
 # A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
 SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
-                          rf"since|past|up to|till|prior to)\s+{_TIME}", re.IGNORECASE)
+                          rf"since|past|up to|till|prior to|beyond|following)\s+(?:{_TIME}|"
+                          rf"the\s+(?:first|last|final|opening|closing|initial)\b)",
+                          re.IGNORECASE)
+# "after the first minute" / "before the last 30 seconds": the rest of the video, not the part
+_SIDE_OF_EDGE = re.compile(r"\b(after|past|beyond|following|before|until|till|up to|prior to)"
+                           r"\s+the\s+$", re.IGNORECASE)
 
 
 def _amount(word: str) -> float | None:
@@ -220,7 +225,14 @@ def windows(
         if n is None:
             continue
         length = n * (3600 if unit.startswith("h") else 60 if unit.startswith("m") else 1)
-        if which.lower() in ("last", "final", "closing"):
+        side = _SIDE_OF_EDGE.search(text[:m.start()])
+        later = side is not None and side.group(1).lower() in ("after", "past", "beyond",
+                                                               "following")
+        if side and which.lower() in ("first", "opening", "initial") and later:
+            add(m, length, d, side.group(0) + m.group(0))  # "after the first minute"
+        elif side and which.lower() in ("last", "final", "closing") and not later:
+            add(m, 0, d - length, side.group(0) + m.group(0))  # "before the last 30 s"
+        elif which.lower() in ("last", "final", "closing"):
             add(m, d - length, d, m.group(0))
         else:
             add(m, 0, length, m.group(0))
@@ -270,13 +282,15 @@ def windows(
     # 6. beginning / end / middle of the video
     loose = re.compile(
         r"\b(?:at|in|near|towards?|during|than|versus|vs\.?|with|is|was|does|did)\s+the\s+(beginning|start|opening|end|ending|"
-        r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro)\b",
+        r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro)\b|"
+        r"\b(halfway(?:\s+(?:through|point|mark))?|half-way(?:\s+(?:through|point|mark))?|"
+        r"midway(?:\s+through)?|mid-?point)\b",
         re.IGNORECASE,
     )
     for m in loose.finditer(text):
         if not free(m):
             continue
-        w = (m.group(1) or m.group(2)).lower()
+        w = "middle" if m.group(3) else (m.group(1) or m.group(2)).lower()
         span = max(10.0, min(60.0, d * 0.1))
         if w in ("beginning", "start", "opening", "intro", "opening scene"):
             add(m, 0, span, m.group(0))

@@ -315,3 +315,15 @@ def test_brightness_itself_names_no_direction(tmp_path):
     idx = make_index(events=[Event("exposure", 13.5, 46.5, 0.3, 1.0, "too dark", {})])
     assert ask(idx, "Does the brightness look wrong between 0:13 and 0:46?", ["No", "Yes"],
                tmp_path).choice == "B"
+
+
+@pytest.mark.parametrize(("question", "window"), [
+    ("Is there blur after the first minute?", (60.0, 600.0)),
+    ("Is there any noise past the first two minutes?", (120.0, 600.0)),
+    ("Is there blur before the last 30 seconds?", (0.0, 570.0)),
+    ("Is there blur halfway through?", (270.0, 330.0)),
+    ("Does it freeze at the midpoint?", (270.0, 330.0)),
+])
+def test_the_rest_of_the_video_and_its_middle(question, window):
+    q = parse_question(question, [], 600.0)
+    assert q.kind == "detection" and [(w.start_s, w.end_s) for w in q.windows] == [window]
