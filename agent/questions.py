@@ -63,6 +63,33 @@ _CUE = VOCAB.cues
 _SCOPE = VOCAB.scope
 
 
+# "more than twice", "at least 3 times", "fewer than two freezes": a bound on how many events
+# there are (a bound followed by a time unit is a duration, see times.BOUND).
+_COUNT_BOUND = re.compile(
+    r"\b(more than|over|at least|fewer than|less than|at most|no more than)\s+"
+    r"(once|twice|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b(?:\s+times\b)?"
+    r"(?!\s*(?:seconds?|secs?|s\b|minutes?|mins?|hours?|%|percent))", re.IGNORECASE)
+_COUNT_OPS = {"more than": "gt", "over": "gt", "at least": "ge", "fewer than": "lt",
+              "less than": "lt", "at most": "le", "no more than": "le"}
+
+
+def count_bound(text: str) -> tuple[str, float] | None:
+    """("gt" | "ge" | "lt" | "le", N) when the text bounds how many events there are."""
+    m = _COUNT_BOUND.search(text)
+    if not m:
+        return None
+    word = m.group(2).lower()
+    n = {"once": 1.0, "twice": 2.0}.get(word) or (numbers(word) or [None])[0]
+    return (_COUNT_OPS[re.sub(r"\s+", " ", m.group(1).lower())], n) if n is not None else None
+
+
+def _unbounded(text: str) -> str:
+    """The text without its bounds on durations and counts ("longer than 5 s", "at least
+    twice"): they ask for no comparison and no least."""
+    return re.sub(r"\bat (?:least|most)\b", " ", _COUNT_BOUND.sub(" ", BOUND.sub(" ", text)),
+                  flags=re.IGNORECASE)
+
+
 # Question words: a question without any of them asks yes or no.
 _WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
 
@@ -193,6 +220,7 @@ class Question:
     language: str = "en"
     original: str = ""
     unknown: list[str] = field(default_factory=list)
+    count: tuple[str, float] | None = None  # a bound on how many ("more than twice")
     least_s: float | None = None  # events must last at least this long ("longer than 5 s")
     most_s: float | None = None  # ... and at most this long ("under 2 seconds")
 
@@ -256,7 +284,8 @@ def parse_question(
     opts = [parse_option(letter, t, duration_s, n_seg, scenes)
             for letter, t in zip(letters(len(options)), opt_texts, strict=True)]
     # "longer than 5 s" bounds the events; it is no comparison of parts of the video
-    kind = _kind(BOUND.sub(" ", text), opt_texts) if reading.supported else "not_understood"
+    plain = _unbounded(text)
+    kind = _kind(plain, opt_texts) if reading.supported else "not_understood"
     least_s, most_s = duration_bounds(text)
     types = distortions(text) if reading.supported else []
     # "Is the image sharp?" names no defect, only a picture free of one: ask about its absence
@@ -277,7 +306,7 @@ def parse_question(
         types=types,
         options=opts,
         duration_s=float(duration_s),
-        least=praise or bool(VOCAB.least.search(text)),
+        least=praise or bool(VOCAB.least.search(plain)),
         absent=kind == "detection" and (praise or bool(VOCAB.absent.search(text))),
         claim=growth_claim(text) if kind == "trend" else None,
         n_segments=n_seg,
@@ -286,6 +315,7 @@ def parse_question(
         unknown=unknown,
         least_s=least_s,
         most_s=most_s,
+        count=count_bound(text) if kind == "detection" else None,
     )
 
 

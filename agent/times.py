@@ -337,9 +337,10 @@ def windows(
         if t is None:
             continue
         before = text[max(0, m.start() - 14) : m.start()].lower()
-        if re.search(r"(last|lasts|lasting|for|about|approximately|roughly|over|under|than)\s*$",
-                     before) and not re.search(r"\b(at|around|near)\s+(?:(?:about|approximately|"
-                                               r"roughly|around|some)\s+)?$", before):
+        if re.search(r"(last|lasts|lasting|for|about|approximately|roughly|over|under|than|"
+                     r"least|most|exceeding|of)\s*$", before) and not re.search(
+                r"\b(at|around|near)\s+(?:(?:about|approximately|roughly|around|some)\s+)?$",
+                before):
             if not re.fullmatch(_CLOCK, m.group(1)):
                 continue  # "lasts about 5 seconds": a duration, not a time
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)

@@ -327,3 +327,35 @@ def test_brightness_itself_names_no_direction(tmp_path):
 def test_the_rest_of_the_video_and_its_middle(question, window):
     q = parse_question(question, [], 600.0)
     assert q.kind == "detection" and [(w.start_s, w.end_s) for w in q.windows] == [window]
+
+
+def test_the_worst_moment_when_no_parts_are_named(freezes, tmp_path):
+    for question in ("When is the quality worst?", "What is the worst moment in the video?"):
+        ans = ask(freezes, question, tmp_path=tmp_path)
+        assert [(s.start_s, s.end_s) for s in ans.segments] == [(127.0, 135.0)]
+        assert ans.answer.startswith("The worst moment is 00:02:07.0-00:02:15.0")
+    halves = ask(freezes, "Which half looks worse?", tmp_path=tmp_path)
+    assert halves.answer.startswith("The most degraded window is 00:01:40.0")
+
+
+@pytest.mark.parametrize(("question", "choice"), [
+    ("Is there more than one freeze?", "A"), ("Does the video freeze more than three times?", "B"),
+    ("Does it freeze at least 3 times?", "A"), ("Are there fewer than two freezes?", "B"),
+    ("Does the picture freeze at most twice?", "B"),
+])
+def test_a_count_bound_is_decided_by_the_count(freezes, tmp_path, question, choice):
+    q = parse_question(question, ["Yes", "No"], 180.0)
+    assert q.kind == "detection" and q.count is not None and not q.least
+    assert ask(freezes, question, ["Yes", "No"], tmp_path).choice == choice
+
+
+def test_a_duration_of_at_least_is_no_time_in_the_video():
+    q = parse_question("Is there a freeze of at least 5 seconds?", [], 180.0)
+    assert q.windows == [] and q.least_s == 5.0 and not q.least
+
+
+def test_the_average_length(freezes, tmp_path):
+    ans = ask(freezes, "What is the average length of a freeze?", ["2 s", "4.7 s", "14 s"],
+              tmp_path)
+    assert ans.choice == "B" and "4.7 s each on average" in ans.answer
+    assert parse_question("Summarize the picture quality.", [], 180.0).kind == "open"

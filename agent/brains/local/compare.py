@@ -12,12 +12,14 @@ from agent.brains.local.common import (
     none_option,
     option_span,
     segments,
+    spans_text,
     what,
     yes_no,
 )
-from agent.brains.local.evidence import Evidence, in_window, window_args
+from agent.brains.local.evidence import Evidence, found, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
+from agent.brains.local.locate import free_answer
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
@@ -61,6 +63,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_durations(q, ev, named[:2])
     if len(named) >= 2 and not q.windows and not any(sp for _, sp in opts):
         return compare_types(q, ev, named)  # "the brightness or the colour problem?"
+    if not q.options and not q.windows and not q.n_segments and not _PARTS.search(q.text):
+        return worst_moment(q, ev, ctx)  # "when is the quality worst?": no parts named
     cmp = ev.get("compare_windows")
     if not cmp:
         return generic(q, ev, ctx)
@@ -98,6 +102,32 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 
 # "Is the dark part longer than the noisy part?": time, not severity, is compared.
 _LENGTH = re.compile(r"\b(longer|shorter|lasts? longer|more time|less time)\b", re.I)
+
+
+# Parts a comparison can set against each other; without any it asks for a moment.
+_PARTS = re.compile(r"\b(half|halves|third|thirds|quarter|quarters|segment|segments|part|parts|"
+                    r"section|sections|minute|minutes|scene|scenes|shot|shots|window|windows|"
+                    r"beginning|start|end|ending|middle|opening|clip|clips|episode|episodes)\b",
+                    re.I)
+
+
+def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The single worst degraded stretch (of the named type, if any), when the question
+    names no parts to compare; the clean stretches when it asks for the best."""
+    evs, _ = found(q, ev, ctx.duration_s)
+    lasting, brief = split_lasting(evs)
+    pool = lasting or brief
+    if q.least or not pool:
+        return free_answer(q, pool, ctx)
+    worst = max(pool, key=lambda e: (e["severity"], e["end_s"] - e["start_s"]))
+    name = TYPE_NAMES.get(worst["type"], worst["type"])
+    others = [e for e in pool if e is not worst]
+    text = (f"The worst moment is {hms(worst['start_s'])}-{hms(worst['end_s'])}: {name}"
+            + (f" ({worst['subtype']})" if worst.get("subtype") else "")
+            + f", severity {worst['severity']:.2f}."
+            + (f" Other degraded stretches: {spans_text(others)}." if others else ""))
+    return {"answer": text, "choice": None, "segments": segments([worst]),
+            "confidence": 0.7}
 
 
 def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, Any]:

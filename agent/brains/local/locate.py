@@ -39,7 +39,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     is the picture sharp / the quality best?", the stretches free of it."""
     evs_all, data = found(q, ev, ctx.duration_s)
     if q.least:
-        return _free(q, evs_all, ctx)
+        return free_answer(q, evs_all, ctx)
     groups, brief = split_lasting(evs_all)
     top = max((g["severity"] for g in groups), default=0.0)
     evs = [g for g in groups if g["severity"] >= WEAK_FRACTION * top]  # the clear ones
@@ -82,7 +82,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 
-def _free(q: Question, evs: list[dict[str, Any]], ctx: RunContext) -> dict[str, Any]:
+def free_answer(q: Question, evs: list[dict[str, Any]], ctx: RunContext) -> dict[str, Any]:
     """Where the named distortion (any, when none is named) is absent: the gaps between its
     events in the question's window, longest first; an option is chosen by the least of it."""
     lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, ctx.duration_s)
@@ -103,7 +103,8 @@ def _free(q: Question, evs: list[dict[str, Any]], ctx: RunContext) -> dict[str, 
         longest = sorted(gaps, key=lambda g: g[0] - g[1])[:5]
         text = (f"Free of {name}: " + "; ".join(f"{hms(a)} to {hms(b)}" for a, b in longest)
                 + (f" ({len(gaps)} stretches, the longest first)" if len(gaps) > 1 else "")
-                + f". {name.capitalize()} was found at " + spans_text(evs) + ".")
+                + (f". {name.capitalize()} was found at " if q.type else
+                   ". Degraded stretches: ") + spans_text(evs) + ".")
     return {"answer": text, "choice": choice,
             "segments": [{"start_s": a, "end_s": b, "label": f"free of {name}",
                           "severity": 0.0} for a, b in gaps[:8]],
@@ -155,9 +156,14 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     elif q.window:  # a window: the event must be in it, not only run over its edge
         evs = [e for e in evs if in_window(e, q.window)]
     probed = not evs and q.window is not None and probed_level(q.type, data) > 0 \
-        and not q.bound_text
+        and not q.bound_text and not q.count
     present = bool(evs) or probed
-    name, span = what(q) + q.bound_text, where(q, ctx.duration_s)
+    if q.count:  # "does it freeze more than twice?": the count decides
+        op, n = q.count
+        k = len(evs)
+        present = {"gt": k > n, "ge": k >= n, "lt": k < n, "le": k <= n}[op]
+    base = what(q)
+    name, span = base + q.bound_text, where(q, ctx.duration_s)
     choice = yes_no(q, present != q.absent)  # "is it free of blur?": yes when absent
     if choice is None and q.options:
         if present:
@@ -166,15 +172,18 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = none_option(q)
     yes, no = ("No", "Yes") if q.absent else ("Yes", "No")  # "is it sharp?" asks for none
     if probed:
-        text = (f"{yes}: {name} {agree(name, 'is', 'are')} present {span}, below the event "
+        text = (f"{yes}: {name} {agree(base, 'is', 'are')} present {span}, below the event "
                 "threshold: its signal "
                 f"score there is {data.get('signal_score', 0):.2f}, far above what clean "
                 "windows reach.")
+    elif q.count:
+        text = (f"{yes if present else no}: {len(evs)} lasting {name} event(s) {span}"
+                + (": " + "; ".join(ev_line(e) for e in evs[:5]) if evs else "") + ".")
     elif present:
-        text = f"{yes}: {name} {agree(name, 'is', 'are')} present {span}: " + "; ".join(
+        text = f"{yes}: {name} {agree(base, 'is', 'are')} present {span}: " + "; ".join(
             ev_line(e) for e in evs[:5])
     else:
-        text = (f"{no}: no {name} {agree(name, 'was', 'were')} detected {span}"
+        text = (f"{no}: no {name} {agree(base, 'was', 'were')} detected {span}"
                 f"{score_note(data, q.type)}.")
         if brief:
             text += " Only brief candidates: " + spans_text(brief) + "."
