@@ -221,6 +221,18 @@ class Question:
     original: str = ""
     unknown: list[str] = field(default_factory=list)
     count: tuple[str, float] | None = None  # a bound on how many ("more than twice")
+    ranks: list[tuple[int, str]] = field(default_factory=list)  # "the first freeze": (1, ...)
+
+    def ranked(self, evs: Sequence[dict]) -> list[dict]:
+        """The one event the question ranks ("the second freeze": the second of that type,
+        in time order), or all of them when it ranks none (or one that does not exist)."""
+        if len(self.ranks) != 1:
+            return list(evs)
+        rank, etype = self.ranks[0]
+        mine = sorted((e for e in evs if e["type"] == etype), key=lambda e: e["start_s"])
+        if not mine or rank > len(mine):
+            return list(evs)
+        return [mine[rank - 1 if rank > 0 else -1]]
     least_s: float | None = None  # events must last at least this long ("longer than 5 s")
     most_s: float | None = None  # ... and at most this long ("under 2 seconds")
 
@@ -270,6 +282,40 @@ def _n_segments(question: str, options: Sequence[str]) -> int | None:
     return max(nums) if nums and max(nums) >= 2 else None
 
 
+# "the first freeze", "the second glitch", "the last flicker": one event of a type by its rank
+_NTH = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|"
+                  r"latest|earliest)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\b", re.IGNORECASE)
+
+
+_NTH_ELIDED = re.compile(r"\b(?:than|and|or|vs\.?|versus|with|to)\s+the\s+(first|second|third|"
+                         r"fourth|fifth|1st|2nd|3rd|4th|5th|last|final)\b(?=\s*(?:one\b)?\s*"
+                         r"[?.!,]|\s*$)", re.IGNORECASE)
+
+
+def ordinals(text: str) -> list[tuple[int, str, tuple[int, int]]]:
+    """(rank, event type, span) of each "the first/second/last <distortion>" in the text;
+    rank -1 is the last. Parts of the video ("the first half", "the last minute") are not
+    distortions and are left to the windows."""
+    out = []
+    for m in _NTH.finditer(text):
+        named = distortions(m.group(2))
+        if not named or named[0].pos > 0:
+            continue
+        word = m.group(1).lower()
+        rank = -1 if word in ("last", "final", "latest") else 1 if word == "earliest" else \
+            ORDINALS.get(word, 0)
+        if rank:
+            out.append((rank, named[0].type, (m.start(), m.start(2))))
+    if out:  # "... the first freeze shorter than the last?": the noun left out after it
+        for m in _NTH_ELIDED.finditer(text):
+            word = m.group(1).lower()
+            rank = -1 if word in ("last", "final", "latest") else ORDINALS.get(word, 0)
+            if rank and all(m.start(1) != span[0] + 4 for _, _, span in out):
+                out.append((rank, out[-1][1], (m.start(1) - 4, m.end(1))))
+        out.sort(key=lambda r: r[2][0])
+    return out
+
+
 def parse_question(
     question: str,
     options: Sequence[str] = (),
@@ -284,7 +330,11 @@ def parse_question(
     opts = [parse_option(letter, t, duration_s, n_seg, scenes)
             for letter, t in zip(letters(len(options)), opt_texts, strict=True)]
     # "longer than 5 s" bounds the events; it is no comparison of parts of the video
-    plain = _unbounded(text)
+    ranks = ordinals(text) if reading.supported else []
+    plain = text
+    for _, _, (a, b) in reversed(ranks):  # "the last glitch" names an event, not an order
+        plain = plain[:a] + "the " + plain[b:]
+    plain = _unbounded(plain)
     kind = _kind(plain, opt_texts) if reading.supported else "not_understood"
     least_s, most_s = duration_bounds(text)
     types = distortions(text) if reading.supported else []
@@ -316,6 +366,7 @@ def parse_question(
         least_s=least_s,
         most_s=most_s,
         count=count_bound(text) if kind == "detection" else None,
+        ranks=[(r, t) for r, t, _ in ranks],
     )
 
 

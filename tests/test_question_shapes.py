@@ -359,3 +359,27 @@ def test_the_average_length(freezes, tmp_path):
               tmp_path)
     assert ans.choice == "B" and "4.7 s each on average" in ans.answer
     assert parse_question("Summarize the picture quality.", [], 180.0).kind == "open"
+
+
+@pytest.mark.parametrize(("question", "ranks"), [
+    ("When does the second freeze happen?", [(2, "freeze")]),
+    ("Where is the last glitch?", [(-1, "corruption")]),
+    ("Is the first freeze shorter than the last?", [(1, "freeze"), (-1, "freeze")]),
+    ("Is there blur in the first half?", []),
+    ("Which comes first, the blur or the noise?", []),
+])
+def test_ranked_events(question, ranks):
+    assert parse_question(question, [], 180.0).ranks == ranks
+
+
+def test_answers_about_a_ranked_event(freezes, tmp_path):
+    second = ask(freezes, "When does the second freeze happen?", tmp_path=tmp_path)
+    assert [(s.start_s, s.end_s) for s in second.segments] == [(109.4, 113.4)]
+    first = ask(freezes, "How long is the first freeze?", ["2 s", "8 s", "14 s"], tmp_path)
+    assert first.choice == "A"
+    assert ask(freezes, "Is the first freeze shorter than the last?", ["Yes", "No"],
+               tmp_path).choice == "A"
+    assert ask(freezes, "Is the last freeze milder than the first one?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    fifth = ask(freezes, "When does the fifth freeze happen?", tmp_path=tmp_path)
+    assert fifth.answer.startswith("There are only 3 lasting frozen picture event(s).")

@@ -58,6 +58,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     pairs = typed_windows(q)
     if pairs and sum(bool(sp) for _, sp in opts) < 2:
         return compare_typed_windows(q, ev, ctx, pairs)
+    if len(q.ranks) == 2:  # "is the first freeze shorter than the last?"
+        return compare_ranked(q, ev, ctx)
     named = list(dict.fromkeys(m.type for m in q.types))
     if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
         return compare_durations(q, ev, named[:2])
@@ -128,6 +130,32 @@ def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             + (f" Other degraded stretches: {spans_text(others)}." if others else ""))
     return {"answer": text, "choice": None, "segments": segments([worst]),
             "confidence": 0.7}
+
+
+def compare_ranked(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """Two events ranked in the question ("the first freeze", "the last one"): their
+    durations when it asks longer / shorter, else their severities."""
+    lasting, _ = split_lasting(ev.all_events())
+    picked = []
+    for rank, etype in q.ranks:
+        mine = sorted((e for e in lasting if e["type"] == etype), key=lambda e: e["start_s"])
+        if not mine or rank > len(mine):
+            name = TYPE_NAMES.get(etype, etype)
+            return {"answer": f"There is no such {name}: {len(mine)} lasting {name} event(s) "
+                              "were found.", "choice": None, "segments": segments(mine),
+                    "confidence": 0.3}
+        picked.append(mine[rank - 1 if rank > 0 else -1])
+    a, b = picked
+    by_time = bool(_LENGTH.search(q.text))
+    key = (lambda e: e["end_s"] - e["start_s"]) if by_time else (lambda e: e["severity"])
+    less = bool(re.search(r"\b(shorter|less|milder|weaker|better)\b", q.text, re.I))
+    holds = key(a) < key(b) if less else key(a) > key(b)
+    what_ = "lasting" if by_time else "severity"
+    text = ("Yes. " if holds else "No. ") + "; ".join(
+        f"{TYPE_NAMES.get(e['type'], e['type'])} {hms(e['start_s'])}-{hms(e['end_s'])}: "
+        f"{what_} {key(e):.2f}{' s' if by_time else ''}" for e in picked) + "."
+    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(picked),
+            "confidence": 0.6}
 
 
 def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, Any]:

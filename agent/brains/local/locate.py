@@ -46,6 +46,14 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     weak = [g for g in groups if g not in evs] + brief
     if q.least_s is not None or q.most_s is not None:  # "when does it freeze for over 5 s?"
         evs, weak = q.lasting(groups + brief), []
+    missing = ""
+    if len(q.ranks) == 1 and groups:  # "when does the second freeze happen?"
+        rank, etype = q.ranks[0]
+        n = sum(g["type"] == etype for g in groups)
+        if n and rank <= n:
+            evs, weak = q.ranked(groups), []
+        else:
+            missing = f"There are only {n} lasting {type_name(etype)} event(s). "
     extreme = _EXTREME.search(q.text)
     if extreme and groups:  # "which freeze is the longest?": that one alone
         pick = max if extreme.group(0).lower() == "longest" else min
@@ -66,7 +74,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = worst_option(ev.get("compare_windows"), opts)
             conf = 0.3
     if evs:
-        text = f"{name.capitalize()} {agree(name, 'occurs', 'occur')} " + "; ".join(
+        text = missing + f"{name.capitalize()} {agree(name, 'occurs', 'occur')} " + "; ".join(
             f"from {hms(e['start_s'])} to {hms(e['end_s'])} ({_which(q, e)}severity "
             f"{e['severity']:.2f})" for e in evs[:8]) + "."
         if len(evs) > 8:
@@ -148,6 +156,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
     evs_all, data = found(q, ev, ctx.duration_s)
     evs, brief = split_lasting(evs_all)
+    if q.ranks and evs:  # "is the first freeze longer than 5 s?"
+        evs = q.ranked(evs)
     if q.least_s is not None or q.most_s is not None:  # "freezes longer than 5 s?"
         evs, brief = q.lasting(evs + brief), []
     if q.window and q.window.point:  # an instant: the event must cover it (with a margin)

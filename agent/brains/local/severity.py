@@ -30,6 +30,7 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     evs, data = found(q, ev, ctx.duration_s)
     if q.window and not q.window.point:
         evs = [e for e in evs if in_window(e, q.window)] or evs
+    evs = q.ranked(evs)  # "how long is the first freeze?": that one
     name = what(q)
     worst = max((e["severity"] for e in evs), default=0.0)
     level = events_level(evs) if evs else probed_level(q.type, data)
