@@ -383,3 +383,15 @@ def test_answers_about_a_ranked_event(freezes, tmp_path):
                tmp_path).choice == "B"
     fifth = ask(freezes, "When does the fifth freeze happen?", tmp_path=tmp_path)
     assert fifth.answer.startswith("There are only 3 lasting frozen picture event(s).")
+
+
+def test_two_types_in_one_yes_no_question(pair, tmp_path):
+    either = ask(pair, "Is the clip blurry or noisy?", tmp_path=tmp_path)
+    assert either.answer.startswith("Noise. In the video") and "blur: none" in either.answer
+    assert ask(pair, "Is the clip blurry or noisy?", ["Yes", "No"], tmp_path).choice == "A"
+    assert ask(pair, "Does the video have both noise and darkening?", ["Yes", "No"],
+               tmp_path).choice == "A"
+    assert ask(pair, "Does the video have both noise and blur?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    at = ask(pair, "Is it noise or blur at 2:30?", tmp_path=tmp_path)
+    assert at.answer.startswith("Noise. Between 00:02:28.0")

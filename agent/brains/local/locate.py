@@ -22,7 +22,14 @@ from agent.brains.local.common import (
     worst_option,
     yes_no,
 )
-from agent.brains.local.evidence import MEASURED, Evidence, found, in_window
+from agent.brains.local.evidence import (
+    MEASURED,
+    Evidence,
+    fits_subtype,
+    found,
+    in_window,
+    touching,
+)
 from agent.brains.local.levels import probed_level
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
@@ -152,8 +159,47 @@ def _which(q: Question, e: dict[str, Any]) -> str:
     return f"{sub}, " if sub.startswith(MEASURED) else ""
 
 
+def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """"Is it blurry or noisy?" / "both noise and darkening?": each named type on its own;
+    yes when any (or, with "both" / "and", every) one of them is there."""
+    lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, ctx.duration_s)
+    seen: dict[str, list[dict[str, Any]]] = {}
+    for m in q.types:
+        if m.type in seen:
+            continue
+        evs = [e for e in touching(ev.all_events(), lo, hi)
+               if e["type"] in m.accepts and fits_subtype(m, e)]
+        lasting, _ = split_lasting(evs)
+        if q.window and q.window.point:
+            mid = 0.5 * (lo + hi)
+            lasting = [e for e in lasting if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
+        elif q.window:
+            lasting = [e for e in lasting if in_window(e, q.window)]
+        seen[m.type] = lasting
+    every = bool(re.search(r"\b(both|and|as well as|together with)\b", q.text, re.I)) and \
+        not re.search(r"\bor\b", q.text, re.I)
+    present = all(seen.values()) if every else any(seen.values())
+    span = where(q, ctx.duration_s)
+    parts = [f"{type_name(t)}: " + ("; ".join(ev_line(e) for e in evs[:3]) if evs else
+                                   "none") for t, evs in seen.items()]
+    found_types = [type_name(t) for t, evs in seen.items() if evs]
+    if every or any(o.yes or o.no for o in q.options):
+        lead = "Yes" if present != q.absent else "No"
+    else:  # "is it blurry or noisy?": which of them
+        lead = (" and ".join(found_types).capitalize() if found_types else "Neither")
+    choice = yes_no(q, present != q.absent)
+    if choice is None and q.options:
+        choice, _ = by_type(q, type_load([e for evs in seen.values() for e in evs]), {})
+    return {"answer": f"{lead}. {span[0].upper()}{span[1:]}: " + " | ".join(parts) + ".",
+            "choice": choice,
+            "segments": segments([e for evs in seen.values() for e in evs]),
+            "confidence": 0.7}
+
+
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
+    if len({m.type for m in q.types}) >= 2 and not (q.ranks or q.count or q.bound_text):
+        return _each_type(q, ev, ctx)
     evs_all, data = found(q, ev, ctx.duration_s)
     evs, brief = split_lasting(evs_all)
     if q.ranks and evs:  # "is the first freeze longer than 5 s?"
