@@ -7,8 +7,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agent.amounts import durations, numbers
 from agent.distortions import Mention, distortions
-from agent.times import Window, durations, numbers, windows
+from agent.times import Window, windows
 from agent.vocabulary import vocabulary
 
 VOCAB = vocabulary()

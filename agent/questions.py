@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agent.amounts import BOUND, duration_bounds, durations, numbers
 from agent.distortions import (
     TYPE_NAMES,
     Mention,
@@ -35,14 +36,10 @@ from agent.options import (
     parse_option,
 )
 from agent.times import (
-    BOUND,
     ORDINALS,
     POINT_HALF_WIDTH_S,
     SIDE_OF_TIME,
     Window,
-    duration_bounds,
-    durations,
-    numbers,
     parse_time,
     segment_count,
     windows,

@@ -1,5 +1,5 @@
 """Times people write in a question: "at 2:15", "between 00:01:10 and 00:01:25", "the first
-half", "the last minute", "segment 3", and durations and counts in options.
+half", "the last minute", "segment 3" (durations and counts are in agent/amounts.py).
 
 Pure text processing on English (questions in other languages are glossed first, see
 agent/language.py); every window is clamped to the video.
@@ -27,6 +27,7 @@ _FRACTIONS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "qu
 
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?"
 _UNIT_TIME = (
+    r"\d+\s*h(?:ours?|rs?)?\s*\d+\s*m(?:in(?:ute)?s?)?\b|"  # "1h05m", "1 hour 5 minutes"
     r"(?:\d+(?:\.\d+)?\s*h(?:ours?|rs?)?\s*)?(?:\d+(?:\.\d+)?\s*m(?:in(?:ute)?s?)?\s*)?"
     r"\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)?\b"
     r"|\d+(?:\.\d+)?\s*(?:h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?)\b(?:\s*\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)?\b)?"
@@ -237,17 +238,24 @@ def windows(
         else:
             add(m, 0, length, m.group(0))
 
-    # 4. "the 3rd minute", "minute 3"
+    # 4. "minutes 10 to 15", "the 3rd minute", "minute 3", "the 15th minute", "the second hour"
     minute = re.compile(
-        r"\b(?:the\s+)?(\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|"
-        r"ninth|tenth)\s+minute\b(?!s)|\bminute\s+(\d+)\b", re.IGNORECASE
-    )
+        r"\b(?:from\s+)?minutes?\s+(\d+)\s*(?:-|–|to|and|through|till|until)\s*(?:minute\s+)?"
+        r"(\d+)\b|\b(?:the\s+)?(\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|"
+        r"seventh|eighth|ninth|tenth)\s+(minute|hour)\b(?!s)|(?<!\d\s)(?<!\d)\b(minute|hour)\s+"
+        r"(\d+)\b", re.IGNORECASE)
     for m in minute.finditer(text):
         if not free(m):
             continue
-        i = ORDINALS.get((m.group(1) or "").lower()) or (int(m.group(2)) if m.group(2) else None)
+        if m.group(1):  # "minutes 10 to 15": 10:00 to 15:00
+            add(m, int(m.group(1)) * 60, int(m.group(2)) * 60, m.group(0))
+            continue
+        word = (m.group(3) or "").lower()
+        i = ORDINALS.get(word) or (int(word[:-2]) if word[:-2].isdigit() else None) or (
+            int(m.group(6)) if m.group(6) else None)
+        unit = 3600 if (m.group(4) or m.group(5) or "").lower() == "hour" else 60
         if i:
-            add(m, (i - 1) * 60, i * 60, m.group(0))
+            add(m, (i - 1) * unit, i * unit, m.group(0))
 
     # 5. segments and scenes by number: "segment 3", "the second segment", "scene 2"
     seg = re.compile(
@@ -282,7 +290,8 @@ def windows(
     # 6. beginning / end / middle of the video
     loose = re.compile(
         r"\b(?:at|in|near|towards?|during|than|versus|vs\.?|with|is|was|does|did)\s+the\s+(beginning|start|opening|end|ending|"
-        r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro)\b|"
+        r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro|"
+        r"(?:end\s+|closing\s+)?credits)\b|"
         r"\b(halfway(?:\s+(?:through|point|mark))?|half-way(?:\s+(?:through|point|mark))?|"
         r"midway(?:\s+through)?|mid-?point)\b",
         re.IGNORECASE,
@@ -346,65 +355,3 @@ def windows(
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)
 
     return sorted(found, key=lambda w: w.pos)
-
-
-def durations(text: str) -> list[float]:
-    """Durations in seconds stated in a text ("about 5 seconds", "10-15 s" -> 12.5, "2 min",
-    "1 minute 15 seconds" -> 75)."""
-    out: list[float] = []
-    prev_end, prev_minutes = -1, False
-    for m in re.finditer(
-        rf"({_NUM}|[a-z-]+)(?:\s*(?:-|–|to)\s*({_NUM}))?\s*(seconds?|secs?|s|minutes?|mins?)\b",
-        text, re.IGNORECASE,
-    ):
-        a = _amount(m.group(1))
-        if a is None:
-            continue
-        b = float(m.group(2)) if m.group(2) else a
-        minutes = m.group(3).lower().startswith("m")
-        value = (a + b) / 2 * (60.0 if minutes else 1.0)
-        joined = re.fullmatch(r"\s*(?:and\s*)?", text[prev_end:m.start()]) if out else None
-        if joined and prev_minutes and not minutes:
-            out[-1] += value  # "1 minute 15 seconds": one duration
-        else:
-            out.append(value)
-        prev_end, prev_minutes = m.end(), minutes
-    return out
-
-
-# "longer than 5 seconds", "for more than 3 s", "at least two minutes", "under 2 s": a bound
-# on how long an event lasts, not a time in the video.
-BOUND = re.compile(
-    rf"\b(?:for\s+)?(longer|more|over|above|greater|at\s+least|exceeding|in\s+excess\s+of|"
-    rf"shorter|less|under|below|at\s+most|no\s+more|no\s+longer)\s+(?:than\s+)?"
-    rf"({_NUM}|[a-z-]+)\s*(seconds?|secs?|s|minutes?|mins?)\b", re.IGNORECASE)
-_UPPER = ("shorter", "less", "under", "below", "at most", "no more", "no longer")
-
-
-def duration_bounds(text: str) -> tuple[float | None, float | None]:
-    """(least, most) seconds an event must last by the text's bounds ("freezes longer than
-    5 s": (5, None); "under 2 seconds": (None, 2)); None where it sets none."""
-    lo = hi = None
-    for m in BOUND.finditer(text):
-        amount = _amount(m.group(2))
-        if amount is None:
-            continue
-        secs = amount * (60.0 if m.group(3).lower().startswith("m") else 1.0)
-        if re.sub(r"\s+", " ", m.group(1).lower()) in _UPPER:
-            hi = secs
-        else:
-            lo = secs
-    return lo, hi
-
-
-def numbers(text: str) -> list[float]:
-    """Plain counts in a text ("3", "three", "twice")."""
-    out = []
-    for m in re.finditer(r"\b(\d+(?:\.\d+)?|[a-z-]+)\b", text.lower()):
-        w = m.group(1)
-        if w in ("a", "an", "half a"):
-            continue
-        v = _amount(w)
-        if v is not None:
-            out.append(v)
-    return out

@@ -395,3 +395,18 @@ def test_two_types_in_one_yes_no_question(pair, tmp_path):
                tmp_path).choice == "B"
     at = ask(pair, "Is it noise or blur at 2:30?", tmp_path=tmp_path)
     assert at.answer.startswith("Noise. Between 00:02:28.0")
+
+
+@pytest.mark.parametrize(("question", "window"), [
+    ("Is there blur in the 15th minute?", (840.0, 900.0)),
+    ("Is there blur in the second hour?", (3600.0, 7200.0)),
+    ("Is there blur at 1h05m?", (3898.0, 3902.0)),
+    ("Is there blur at 1 hour 5 minutes?", (3898.0, 3902.0)),
+    ("Is there blur in minutes 10 to 15?", (600.0, 900.0)),
+    ("Is there blur from minute 20 to minute 25?", (1200.0, 1500.0)),
+    ("Is there blur during the credits?", (7140.0, 7200.0)),
+    ("Is there blur in minute 3?", (120.0, 180.0)),
+])
+def test_times_in_long_videos(question, window):
+    q = parse_question(question, [], 7200.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [window]

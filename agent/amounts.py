@@ -1,0 +1,70 @@
+"""Amounts people write beside times: durations ("about 5 seconds", "1 minute 15 seconds"),
+bounds on how long an event lasts ("longer than 5 s"), and plain counts ("three", "twice")."""
+
+from __future__ import annotations
+
+import re
+
+from agent.times import _NUM, _amount
+
+
+def durations(text: str) -> list[float]:
+    """Durations in seconds stated in a text ("about 5 seconds", "10-15 s" -> 12.5, "2 min",
+    "1 minute 15 seconds" -> 75)."""
+    out: list[float] = []
+    prev_end, prev_minutes = -1, False
+    for m in re.finditer(
+        rf"({_NUM}|[a-z-]+)(?:\s*(?:-|–|to)\s*({_NUM}))?\s*(seconds?|secs?|s|minutes?|mins?)\b",
+        text, re.IGNORECASE,
+    ):
+        a = _amount(m.group(1))
+        if a is None:
+            continue
+        b = float(m.group(2)) if m.group(2) else a
+        minutes = m.group(3).lower().startswith("m")
+        value = (a + b) / 2 * (60.0 if minutes else 1.0)
+        joined = re.fullmatch(r"\s*(?:and\s*)?", text[prev_end:m.start()]) if out else None
+        if joined and prev_minutes and not minutes:
+            out[-1] += value  # "1 minute 15 seconds": one duration
+        else:
+            out.append(value)
+        prev_end, prev_minutes = m.end(), minutes
+    return out
+
+
+# "longer than 5 seconds", "for more than 3 s", "at least two minutes", "under 2 s": a bound
+# on how long an event lasts, not a time in the video.
+BOUND = re.compile(
+    rf"\b(?:for\s+)?(longer|more|over|above|greater|at\s+least|exceeding|in\s+excess\s+of|"
+    rf"shorter|less|under|below|at\s+most|no\s+more|no\s+longer)\s+(?:than\s+)?"
+    rf"({_NUM}|[a-z-]+)\s*(seconds?|secs?|s|minutes?|mins?)\b", re.IGNORECASE)
+_UPPER = ("shorter", "less", "under", "below", "at most", "no more", "no longer")
+
+
+def duration_bounds(text: str) -> tuple[float | None, float | None]:
+    """(least, most) seconds an event must last by the text's bounds ("freezes longer than
+    5 s": (5, None); "under 2 seconds": (None, 2)); None where it sets none."""
+    lo = hi = None
+    for m in BOUND.finditer(text):
+        amount = _amount(m.group(2))
+        if amount is None:
+            continue
+        secs = amount * (60.0 if m.group(3).lower().startswith("m") else 1.0)
+        if re.sub(r"\s+", " ", m.group(1).lower()) in _UPPER:
+            hi = secs
+        else:
+            lo = secs
+    return lo, hi
+
+
+def numbers(text: str) -> list[float]:
+    """Plain counts in a text ("3", "three", "twice")."""
+    out = []
+    for m in re.finditer(r"\b(\d+(?:\.\d+)?|[a-z-]+)\b", text.lower()):
+        w = m.group(1)
+        if w in ("a", "an", "half a"):
+            continue
+        v = _amount(w)
+        if v is not None:
+            out.append(v)
+    return out
