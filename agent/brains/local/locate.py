@@ -159,6 +159,17 @@ def _which(q: Question, e: dict[str, Any]) -> str:
     return f"{sub}, " if sub.startswith(MEASURED) else ""
 
 
+def _in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events a yes/no question's window holds: at an instant, those covering it (with a
+    1-s margin); over a window, those in it, not only running over its edge."""
+    if q.window and q.window.point:
+        mid = 0.5 * (q.window.start_s + q.window.end_s)
+        return [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
+    if q.window:
+        return [e for e in evs if in_window(e, q.window)]
+    return list(evs)
+
+
 def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """"Is it blurry or noisy?" / "both noise and darkening?": each named type on its own;
     yes when any (or, with "both" / "and", every) one of them is there."""
@@ -169,13 +180,7 @@ def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             continue
         evs = [e for e in touching(ev.all_events(), lo, hi)
                if e["type"] in m.accepts and fits_subtype(m, e)]
-        lasting, _ = split_lasting(evs)
-        if q.window and q.window.point:
-            mid = 0.5 * (lo + hi)
-            lasting = [e for e in lasting if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
-        elif q.window:
-            lasting = [e for e in lasting if in_window(e, q.window)]
-        seen[m.type] = lasting
+        seen[m.type] = _in_question_window(q, split_lasting(evs)[0])
     every = bool(re.search(r"\b(both|and|as well as|together with)\b", q.text, re.I)) and \
         not re.search(r"\bor\b", q.text, re.I)
     present = all(seen.values()) if every else any(seen.values())
@@ -206,11 +211,7 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         evs = q.ranked(evs)
     if q.least_s is not None or q.most_s is not None:  # "freezes longer than 5 s?"
         evs, brief = q.lasting(evs + brief), []
-    if q.window and q.window.point:  # an instant: the event must cover it (with a margin)
-        mid = 0.5 * (q.window.start_s + q.window.end_s)
-        evs = [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
-    elif q.window:  # a window: the event must be in it, not only run over its edge
-        evs = [e for e in evs if in_window(e, q.window)]
+    evs = _in_question_window(q, evs)
     probed = not evs and q.window is not None and probed_level(q.type, data) > 0 \
         and not q.bound_text and not q.count
     present = bool(evs) or probed
