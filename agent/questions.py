@@ -198,6 +198,15 @@ def unrecognised(text: str, lang: str = "en") -> list[str]:
     return out[:3]
 
 
+def rank_event(evs: Sequence[dict], rank: int, etype: str) -> dict | None:
+    """The rank-th event of `etype` in time order (rank -1: the last); None when there is
+    no such event ("the fifth freeze" of three)."""
+    mine = sorted((e for e in evs if e["type"] == etype), key=lambda e: e["start_s"])
+    if not mine or rank > len(mine):
+        return None
+    return mine[rank - 1 if rank > 0 else -1]
+
+
 @dataclass
 class Question:
     """A parsed question: text (in English words), kind, named windows and distortions,
@@ -219,19 +228,16 @@ class Question:
     unknown: list[str] = field(default_factory=list)
     count: tuple[str, float] | None = None  # a bound on how many ("more than twice")
     ranks: list[tuple[int, str]] = field(default_factory=list)  # "the first freeze": (1, ...)
+    least_s: float | None = None  # events must last at least this long ("longer than 5 s")
+    most_s: float | None = None  # ... and at most this long ("under 2 seconds")
 
     def ranked(self, evs: Sequence[dict]) -> list[dict]:
         """The one event the question ranks ("the second freeze": the second of that type,
         in time order), or all of them when it ranks none (or one that does not exist)."""
         if len(self.ranks) != 1:
             return list(evs)
-        rank, etype = self.ranks[0]
-        mine = sorted((e for e in evs if e["type"] == etype), key=lambda e: e["start_s"])
-        if not mine or rank > len(mine):
-            return list(evs)
-        return [mine[rank - 1 if rank > 0 else -1]]
-    least_s: float | None = None  # events must last at least this long ("longer than 5 s")
-    most_s: float | None = None  # ... and at most this long ("under 2 seconds")
+        one = rank_event(evs, *self.ranks[0])
+        return [one] if one else list(evs)
 
     def lasting(self, evs: Sequence[dict]) -> list[dict]:
         """The events whose duration is within the question's bounds (all, when it sets none)."""
@@ -371,6 +377,6 @@ __all__ = [
     "GRADE_WORDS", "KINDS", "LEVEL_WORDS", "POINT_HALF_WIDTH_S", "TREND_WORDS", "TYPE_NAMES",
     "Mention", "Option", "Question", "Window", "distortion_type", "distortions", "durations",
     "growth_claim", "grows", "letters", "mentions_generic", "numbers", "parse_option",
-    "parse_question", "parse_time", "question_kind", "segment_count", "type_name",
+    "parse_question", "parse_time", "question_kind", "rank_event", "segment_count", "type_name",
     "unrecognised", "windows",
 ]

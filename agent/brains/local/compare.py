@@ -23,7 +23,7 @@ from agent.brains.local.locate import free_answer
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
-from agent.questions import Mention, Question, Window
+from agent.questions import Mention, Question, Window, rank_event
 from agent.timefmt import hms
 
 
@@ -138,13 +138,14 @@ def compare_ranked(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     lasting, _ = split_lasting(ev.all_events())
     picked = []
     for rank, etype in q.ranks:
-        mine = sorted((e for e in lasting if e["type"] == etype), key=lambda e: e["start_s"])
-        if not mine or rank > len(mine):
+        one = rank_event(lasting, rank, etype)
+        if one is None:
+            mine = [e for e in lasting if e["type"] == etype]
             name = TYPE_NAMES.get(etype, etype)
             return {"answer": f"There is no such {name}: {len(mine)} lasting {name} event(s) "
                               "were found.", "choice": None, "segments": segments(mine),
                     "confidence": 0.3}
-        picked.append(mine[rank - 1 if rank > 0 else -1])
+        picked.append(one)
     a, b = picked
     by_time = bool(_LENGTH.search(q.text))
     key = (lambda e: e["end_s"] - e["start_s"]) if by_time else (lambda e: e["severity"])

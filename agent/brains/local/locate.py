@@ -33,7 +33,7 @@ from agent.brains.local.evidence import (
 from agent.brains.local.levels import probed_level
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
-from agent.questions import Question, type_name
+from agent.questions import Question, rank_event, type_name
 from agent.timefmt import hms
 
 # "When" answers keep events at least this fraction of the worst one's severity.
@@ -55,11 +55,12 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         evs, weak = q.lasting(groups + brief), []
     missing = ""
     if len(q.ranks) == 1 and groups:  # "when does the second freeze happen?"
-        rank, etype = q.ranks[0]
-        n = sum(g["type"] == etype for g in groups)
-        if n and rank <= n:
-            evs, weak = q.ranked(groups), []
+        one = rank_event(groups, *q.ranks[0])
+        if one:
+            evs, weak = [one], []
         else:
+            etype = q.ranks[0][1]
+            n = sum(g["type"] == etype for g in groups)
             missing = f"There are only {n} lasting {type_name(etype)} event(s). "
     extreme = _EXTREME.search(q.text)
     if extreme and groups:  # "which freeze is the longest?": that one alone
