@@ -64,6 +64,19 @@ def where(q: Question, duration: float) -> str:
     return f"in the video (duration {hms(duration)})"
 
 
+_EXTREME = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
+
+
+def by_length(text: str, evs: Sequence[Ev]) -> Ev | None:
+    """The one event a "the longest / shortest ..." question asks about; None when the text
+    asks neither or there are no events."""
+    m = _EXTREME.search(text)
+    if not m or not evs:
+        return None
+    pick = max if m.group(1).lower() == "longest" else min
+    return pick(evs, key=lambda e: e["end_s"] - e["start_s"])
+
+
 def agree(name: str, singular: str, plural: str) -> str:
     """The verb form that agrees with a type's name ("frame drops occur", "noise occurs")."""
     head = re.sub(r"\s*\(.*\)\s*$", "", name).split()

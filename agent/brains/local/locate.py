@@ -7,6 +7,7 @@ from typing import Any
 
 from agent.brains.local.common import (
     agree,
+    by_length,
     by_type,
     ev_line,
     iou,
@@ -38,7 +39,6 @@ from agent.timefmt import hms
 
 # "When" answers keep events at least this fraction of the worst one's severity.
 WEAK_FRACTION = 0.5
-_EXTREME = re.compile(r"\b(?:longest|shortest)\b", re.IGNORECASE)
 
 
 def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -62,10 +62,9 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             etype = q.ranks[0][1]
             n = sum(g["type"] == etype for g in groups)
             missing = f"There are only {n} lasting {type_name(etype)} event(s). "
-    extreme = _EXTREME.search(q.text)
-    if extreme and groups:  # "which freeze is the longest?": that one alone
-        pick = max if extreme.group(0).lower() == "longest" else min
-        evs, weak = [pick(groups, key=lambda e: e["end_s"] - e["start_s"])], []
+    one = by_length(q.text, groups)
+    if one:  # "which freeze is the longest?": that one alone
+        evs, weak = [one], []
     name = what(q)
     choice, conf = None, 0.8 if evs else 0.6
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]

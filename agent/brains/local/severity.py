@@ -7,6 +7,7 @@ from typing import Any
 
 from agent.brains.local.common import (
     agree,
+    by_length,
     ev_line,
     nearest,
     none_option,
@@ -35,12 +36,11 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     worst = max((e["severity"] for e in evs), default=0.0)
     level = events_level(evs) if evs else probed_level(q.type, data)
     total = sum(e["end_s"] - e["start_s"] for e in evs)
-    if re.search(r"\b(average|mean|typical|typically|usually)\b", low) and evs:
+    average = bool(re.search(r"\b(average|mean|typical|typically|usually)\b", low))
+    if average and evs:
         total = total / len(evs)  # "the average length of a freeze": per event
-    longest = re.search(r"\b(longest|shortest)\b", low)
-    if longest and evs:  # "how long is the longest freeze?": that one, not the sum
-        pick = max if longest.group(1) == "longest" else min
-        one = pick(evs, key=lambda e: e["end_s"] - e["start_s"])
+    one = by_length(low, evs)
+    if one:  # "how long is the longest freeze?": that one, not the sum
         evs, total = [one], one["end_s"] - one["start_s"]
     choice, conf = None, 0.55
     if re.search(r"\bhow long|duration|length|last\b", low) and any(o.durations
@@ -54,8 +54,7 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         choice = none_option(q)
     zoom = ev.get("zoom_in")
     if evs:
-        each = " each on average" if re.search(r"\b(average|mean|typical|typically|usually)\b",
-                                               low) and len(evs) > 1 else ""
+        each = " each on average" if average and len(evs) > 1 else ""
         text = (f"The {name} {agree(name, 'is', 'are')} {level_word(worst, level)} (worst "
                 f"severity {worst:.2f} on "
                 f"a 0-1 scale), lasting {total:.1f} s{each} in {len(evs)} span(s): "
