@@ -64,6 +64,15 @@ def where(q: Question, duration: float) -> str:
     return f"in the video (duration {hms(duration)})"
 
 
+_YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|was|were|can|could|would|will)\b", re.I)
+
+
+def asks_yes_no(text: str) -> bool:
+    """Whether a question is shaped for a yes or no ("Is ...", "Would it ...?"), so that its
+    answer in words should lead with one."""
+    return bool(_YES_NO.match(text))
+
+
 _EXTREME = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
 
 

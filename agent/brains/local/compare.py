@@ -8,6 +8,7 @@ from typing import Any
 
 from agent.brains.local.common import (
     agree,
+    asks_yes_no,
     by_type,
     none_option,
     option_span,
@@ -172,7 +173,7 @@ def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, 
         longest = min(secs, key=secs.get) if shorter else max(secs, key=secs.get)
         choice = next((o.letter for o in q.options if o.types and o.types[0].type == longest),
                       None)
-    if re.match(r"\s*(?:is|are|does|do|did|was|were)\b", q.text, re.I):
+    if asks_yes_no(q.text):
         lead = "Yes. " if first_holds else "No. "
     else:
         top = max(secs, key=secs.get)

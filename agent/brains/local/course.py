@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import nearest, segments, yes_no
+from agent.brains.local.common import asks_yes_no, nearest, segments, yes_no
 from agent.brains.local.evidence import Evidence, type_hit
 from agent.brains.local.levels import grade
 from agent.brains.stretches import (
@@ -135,7 +135,6 @@ _CLEAN_CLAIM = re.compile(
 _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
                          r"decent)\b", re.I)
 GOOD_GRADE = 3.5  # "acceptable": fair-to-good or better
-_YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|was|were|can|could|would|will)\b", re.I)
 
 
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -156,7 +155,7 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = nearest(q.options, lambda o: o.level, max(0.0, 5.0 - g) * 0.75)
     names = ["", "bad", "poor", "fair", "good", "excellent"]
     text = f"Overall quality is {names[int(round(min(max(g, 1), 5)))]}: {detail}."
-    if (clean_claim or fair_claim) and _YES_NO.match(q.text):  # "would it pass QC?"
+    if (clean_claim or fair_claim) and asks_yes_no(q.text):  # "would it pass QC?"
         worst = max(found, key=lambda s: s.severity) if found else None
         text = ("Yes: " if truth else "No: ") + (
             f"{len(found)} degraded stretch(es), the worst {worst.type} at "

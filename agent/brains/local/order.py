@@ -7,7 +7,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import agree, segments, timeline_text, yes_no
+from agent.brains.local.common import agree, asks_yes_no, segments, timeline_text, yes_no
 from agent.brains.local.evidence import Evidence, same_defect_types
 from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
 from agent.brains.stretches import Stretch, Timeline
@@ -78,9 +78,6 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
             "confidence": conf}
 
 
-_YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|was|were)\b", re.I)
-
-
 def pair_text(q: Question, a: str, b: str, tl: Timeline, duration: float) -> str:
     """How two named types relate, in words: which comes first and the time between them
     (or that they overlap, or that one was not found); yes/no questions get their answer
@@ -91,7 +88,7 @@ def pair_text(q: Question, a: str, b: str, tl: Timeline, duration: float) -> str
         gone = [n for n, f in ((na, fa), (nb, fb)) if f is None]
         return f"No {' and no '.join(gone)} was found, so there is no order to give."
     verdict = claim(q.text, q.types, tl, duration)
-    lead = ("Yes. " if verdict else "No. ") if verdict is not None and _YES_NO.match(
+    lead = ("Yes. " if verdict else "No. ") if verdict is not None and asks_yes_no(
         q.text) and not re.search(r"\bor\b", q.text, re.I) else ""  # not "before or after?"
     if tl.together(a, b):
         return f"{lead}The {na} and the {nb} overlap in time."
