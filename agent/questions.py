@@ -75,9 +75,9 @@ def count_bound(text: str) -> tuple[str, float] | None:
     m = _COUNT_BOUND.search(text)
     if not m:
         return None
-    word = m.group(2).lower()
-    n = {"once": 1.0, "twice": 2.0}.get(word) or (numbers(word) or [None])[0]
-    return (_COUNT_OPS[re.sub(r"\s+", " ", m.group(1).lower())], n) if n is not None else None
+    n = (numbers(m.group(2)) or [None])[0]  # "twice": 2, as numbers reads it
+    return (_COUNT_OPS[re.sub(r"\s+", " ", m.group(1).lower())], float(n)) \
+        if n is not None else None
 
 
 def _unbounded(text: str) -> str:
@@ -295,6 +295,13 @@ _NTH_ELIDED = re.compile(r"\b(?:than|and|or|vs\.?|versus|with|to)\s+the\s+(first
                          r"[?.!,]|\s*$)", re.IGNORECASE)
 
 
+def _rank(word: str) -> int:
+    """An ordinal word as a rank: 1, 2, ...; -1 for the last; 0 when it is none."""
+    word = word.lower()
+    return -1 if word in ("last", "final", "latest") else 1 if word == "earliest" else \
+        ORDINALS.get(word, 0)
+
+
 def ordinals(text: str) -> list[tuple[int, str, tuple[int, int]]]:
     """(rank, event type, span) of each "the first/second/last <distortion>" in the text;
     rank -1 is the last. Parts of the video ("the first half", "the last minute") are not
@@ -304,15 +311,12 @@ def ordinals(text: str) -> list[tuple[int, str, tuple[int, int]]]:
         named = distortions(m.group(2))
         if not named or named[0].pos > 0:
             continue
-        word = m.group(1).lower()
-        rank = -1 if word in ("last", "final", "latest") else 1 if word == "earliest" else \
-            ORDINALS.get(word, 0)
+        rank = _rank(m.group(1))
         if rank:
             out.append((rank, named[0].type, (m.start(), m.start(2))))
     if out:  # "... the first freeze shorter than the last?": the noun left out after it
         for m in _NTH_ELIDED.finditer(text):
-            word = m.group(1).lower()
-            rank = -1 if word in ("last", "final", "latest") else ORDINALS.get(word, 0)
+            rank = _rank(m.group(1))
             if rank and all(m.start(1) != span[0] + 4 for _, _, span in out):
                 out.append((rank, out[-1][1], (m.start(1) - 4, m.end(1))))
         out.sort(key=lambda r: r[2][0])
