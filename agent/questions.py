@@ -261,6 +261,10 @@ class Question:
     def subtype(self) -> str:
         return self.types[0].subtype if self.types else ""
 
+    def scope(self, duration: float) -> tuple[float, float]:
+        """The span the question is about: its (first) window, else the whole video."""
+        return (self.window.start_s, self.window.end_s) if self.window else (0.0, duration)
+
     @property
     def window(self) -> Window | None:
         """The single window the question is about (the first named), if any."""

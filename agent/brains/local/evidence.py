@@ -180,7 +180,7 @@ def found(q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]
     if q.type in ev.relabel.values():
         own = any(e["type"] == q.type for e in evs)
         also = {f"{MEASURED}{t}" for t in q.types[0].also}
-        lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
+        lo, hi = q.scope(duration)
         evs += [e for e in touching(ev.all_events(), lo, hi) if e["type"] == q.type
                 and str(e.get("subtype", "")).startswith(MEASURED)
                 and (not own or e["subtype"] in also)]

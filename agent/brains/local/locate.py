@@ -100,7 +100,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 def free_answer(q: Question, evs: list[dict[str, Any]], ctx: RunContext) -> dict[str, Any]:
     """Where the named distortion (any, when none is named) is absent: the gaps between its
     events in the question's window, longest first; an option is chosen by the least of it."""
-    lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, ctx.duration_s)
+    lo, hi = q.scope(ctx.duration_s)
     gaps = free_spans([(e["start_s"], e["end_s"]) for e in evs], lo, hi)
     name = what(q) if q.type else "any quality distortion"
     choice = None
@@ -173,7 +173,7 @@ def _in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str
 def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """"Is it blurry or noisy?" / "both noise and darkening?": each named type on its own;
     yes when any (or, with "both" / "and", every) one of them is there."""
-    lo, hi = (q.window.start_s, q.window.end_s) if q.window else (0.0, ctx.duration_s)
+    lo, hi = q.scope(ctx.duration_s)
     seen: dict[str, list[dict[str, Any]]] = {}
     for m in q.types:
         if m.type in seen:

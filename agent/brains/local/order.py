@@ -25,7 +25,7 @@ def missing_types(q: Question, evs: Sequence[dict[str, Any]]) -> list[str]:
 
 def probe_args(etype: str, q: Question, duration: float) -> dict[str, Any]:
     """compare_windows over PROBE_WINDOWS equal parts of the question's window, one type."""
-    a, b = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
+    a, b = q.scope(duration)
     wins = [[round(a + (b - a) * i / PROBE_WINDOWS, 3), round(a + (b - a) * (i + 1) /
              PROBE_WINDOWS, 3)] for i in range(PROBE_WINDOWS)]
     return {"windows": wins, "type": etype}

@@ -110,7 +110,7 @@ class LocalBrain:
             wins = opt_wins if len(opt_wins) >= 2 and k in ("integration", "cumulative_effect") \
                 else [[w.start_s, w.end_s] for w in q.windows] if len(q.windows) >= 2 else None
             if wins is None:
-                a, b = (q.window.start_s, q.window.end_s) if q.window else (0.0, duration)
+                a, b = q.scope(duration)
                 n = 6 if b - a >= 120 else 4
                 wins = [[round(a + (b - a) * i / n, 3), round(a + (b - a) * (i + 1) / n, 3)]
                         for i in range(n)]
