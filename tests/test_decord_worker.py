@@ -189,3 +189,25 @@ def test_a_worker_grown_past_its_memory_limit_is_replaced_and_readers_reopen(tmp
     again = reader.get_batch([10]).asnumpy()  # the reader opens again in a fresh worker
     assert again.shape[0] == 1 and len(started) == 1 and started[0] != first.proc.pid
     assert np.array_equal(again[0], video.open_reader(clip).get_batch([10]).asnumpy()[0])
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_worker_does_not_go_on_decoding_after_a_read(tmp_path):
+    """decord decodes on in the background after a read, to the end of the video, unless the
+    reader is parked: the worker must sit idle between requests."""
+    clip = tiny_video(tmp_path / "long.mp4", seconds=40.0, size="640x360")
+    info = video.probe_video(clip)  # reads frame 0 for the size
+    frames, _ = video.frames_at(clip, [1.0], size=None)
+    worker = decord_worker._WORKER[0]
+    before = _cpu_s(worker.proc.pid)
+    time.sleep(1.5)
+    idle = _cpu_s(worker.proc.pid) - before
+    assert info.n_frames == 1000 and frames.shape == (1, 360, 640, 3)
+    assert idle < 0.2, f"the worker used {idle:.2f} CPU-s while nothing was asked of it"
+    again, _ = video.frames_at(clip, [1.0], size=None)  # a parked reader still reads right
+    assert np.array_equal(again, frames)

@@ -32,10 +32,10 @@ BATCH_BASE_S = 30.0  # a batch: half a minute, plus two seconds per second of vi
 BATCH_PER_S = 2.0
 MAX_GOP_S = 10.0  # the most a seek may decode before a wanted frame (x264's default GOP)
 START_S = 60.0  # the worker's start (python, numpy, decord: ~0.3 s at rest)
-# The worker is replaced (its readers open again on demand) once it holds this much memory:
-# each reader decord opens and closes leaves ~100 MB behind in its process (seen: 10.9 GB
-# after indexing some 30 videos and their probes in one run), which a library run would grow
-# without bound.
+# The worker is replaced (its readers open again on demand) once it holds this much memory, a
+# guard kept since a run was seen at 10.9 GB after some 30 videos: that was decord decoding on
+# in the background after each read (now stopped, tools/decord_child.py `_park`), but a
+# decord build that leaks would grow a library run without bound too.
 WORKER_RSS_MB = 1024.0
 _HEAD = struct.Struct("<Q")
 _ROOT = str(Path(__file__).resolve().parent.parent)
