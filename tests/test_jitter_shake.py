@@ -195,3 +195,28 @@ def test_random_jitter_on_top_of_a_swaying_camera_is_found():
     assert len(found) == 1, found
     assert found[0].subtype == "frame jitter", found
     assert abs(found[0].start_s - 40.0) <= 2.0 and abs(found[0].end_s - 70.0) <= 2.0, found
+
+
+def test_calibration_measures_the_shake_of_a_clean_video_once(monkeypatch):
+    """The three shake quantities read one `shake_rise` per clean video, with the same values
+    as computing it afresh for each."""
+    from tools.detectors import jitter
+    from tools.detectors.calibration import CleanVideo
+
+    f = _still()
+    _move(f, 30.0, 36.0, _shake(2.0))
+    video = CleanVideo("v", FPS, f, {}, SCENES, [])
+    quantities = (jitter.SHAKE_RISE, jitter.JERK_RISE, jitter.RANDOM_LEVEL)
+    fresh = []
+    for q in quantities:
+        jitter._CLEAN_SHAKE.clear()
+        fresh.append(q.measure(video))
+    calls = []
+    real = jitter.shake_rise
+    monkeypatch.setattr(jitter, "shake_rise", lambda *a: calls.append(1) or real(*a))
+    jitter._CLEAN_SHAKE.clear()
+    assert [q.measure(video) for q in quantities] == fresh
+    assert len(calls) == 1
+    other = CleanVideo("w", FPS, _still(), {}, SCENES, [])
+    jitter.SHAKE_RISE.measure(other)
+    assert len(calls) == 2  # another video's frames are measured on their own

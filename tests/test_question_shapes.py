@@ -332,3 +332,33 @@ def test_two_types_in_one_yes_no_question(pair, tmp_path):
 def test_times_in_long_videos(question, window):
     q = parse_question(question, [], 7200.0)
     assert [(w.start_s, w.end_s) for w in q.windows] == [window]
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_two_types_equally_severe_at_their_worst_are_told_apart_by_time(order, tmp_path):
+    """Both at the top of their scales: the one spoiling more of the video is named, in the
+    text and in the choice alike, whichever the options list first."""
+    from tools.model import Event
+    colour = Event("colour", 30.0, 50.0, 1.0, 9.0, "hue shift", {})
+    blocks = Event("compression", 100.0, 110.0, 1.0, 9.0, "blocking", {})
+    idx = make_index(events=[colour, blocks])
+    opts = ["Pixelation", "Hue shift (colour cast)"][::(1 if order == 0 else -1)]
+    ans = ask(idx, "Which distortion is more severe: the pixelated blocks or the hue shift?",
+              opts, tmp_path)
+    assert ans.choice == "AB"[1 - order]
+    assert ans.answer.startswith("The most severe distortion is colour distortion")
+    assert "as severe at their worst" in ans.answer
+
+
+def test_a_dominant_kind_none_of_the_options_names_takes_the_none_option(tmp_path):
+    from tools.model import Event
+    bright = Event("exposure", 160.0, 180.0, 0.45, 3.0, "too bright", {})
+    opts = ["Defocus blur", "Hue shift (colour cast)", "Stutter (freezes)",
+            "No noticeable distortion"]
+    ans = ask(make_index(events=[bright]), "What is the dominant distortion in this video?",
+              opts, tmp_path)
+    assert ans.choice == "D"
+    assert "exposure" in ans.answer and "None of the distortions the options name" in ans.answer
+    with_blur = make_index(events=[bright, BLUR])  # a named kind found: it is weighed
+    assert ask(with_blur, "What is the dominant distortion in this video?", opts,
+               tmp_path).choice == "A"

@@ -14,6 +14,7 @@ from agent.brains.local.common import (
     option_span,
     segments,
     spans_text,
+    type_load,
     what,
     yes_no,
 )
@@ -195,9 +196,15 @@ def compare_types(q: Question, ev: Evidence,
     # over whole shots shows only where it crosses a cut) is judged on that glimpse.
     seen = {e["type"] for e in lasting}
     pool = (lasting + [e for e in brief if e["type"] in named - seen]) or ev.all_events()
-    load = type_grade(pool)
+    grade = type_grade(pool)
     if types:  # named in the question: only they are compared
-        load = {t: load.get(t, 0.0) for t in types}
+        grade = {t: grade.get(t, 0.0) for t in types}
+    # Equal grades (two types at the top of their scales) are told apart by how much of the
+    # video each spoils, its severity-weighted seconds: a tie-break far below a grade step,
+    # so the answer's text and its choice name the same type.
+    spoilt = type_load(pool)
+    most = max(spoilt.values(), default=0.0) or 1.0
+    load = {t: g + (1e-3 * spoilt.get(t, 0.0) / most if g else 0.0) for t, g in grade.items()}
     if q.least:
         inv = {t: 1.0 / (1e-3 + load.get(t, 0.0)) for t in named}
         choice, conf = by_type(q, inv)
@@ -205,7 +212,7 @@ def compare_types(q: Question, ev: Evidence,
         choice, conf = by_type(q, load)
     top = max(load, key=load.get) if any(load.values()) else None
     tie = types and top is not None and len(types) >= 2 and \
-        abs(load[types[0]] - load[types[1]]) < 1e-6
+        abs(grade[types[0]] - grade[types[1]]) < 1e-6
     if types and choice is None:  # "is the blur worse than the noise?"
         choice = yes_no(q, False if tie else (top == types[0]) != claims_less(q.text))
     if tie:
@@ -220,7 +227,15 @@ def compare_types(q: Question, ev: Evidence,
     text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
             + f" ({level_word(worst, events_level(tops))}, severity {worst:.2f})."
             if top else "No distortion was detected, so none is more severe.")
-    return {"answer": text, "choice": choice, "confidence": conf,
+    level = [t for t in named if t != top and top and grade.get(t) == grade[top]]
+    if level:  # as severe at its worst: say what decided
+        other = TYPE_NAMES.get(level[0], level[0])
+        text += (f" The {other} {agree(other, 'is', 'are')} as severe at "
+                 f"{agree(other, 'its', 'their')} worst; the {TYPE_NAMES.get(top, top)} spoils "
+                 "more of the "
+                 f"video ({spoilt.get(top, 0.0):.0f} against {spoilt.get(level[0], 0.0):.0f} "
+                 "severity-weighted seconds).")
+    return {"answer": text, "choice": choice, "confidence": min(conf, 0.5) if level else conf,
             "segments": segments([e for e in lasting if e["type"] == top])}
 
 

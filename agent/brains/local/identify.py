@@ -74,9 +74,15 @@ def dominant_factor(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any
     top = max(load, key=load.get)
     mains = [s.primary for s in found_]
     choice, conf = by_type(q, load, subtypes(mains))
+    unnamed = choice is None and any(o.types for o in q.options)
+    if unnamed:  # what dominates is none of the kinds offered, and none of those was found
+        choice, conf = none_option(q), 0.4
     share = load[top] / sum(load.values())
     text = (f"The dominant factor is {TYPE_NAMES.get(top, top)} ({share:.0%} of the "
             f"{'' if longest else 'severity-weighted '}time of all degraded stretches): "
             + "; ".join(ev_line(e) for e in mains if e["type"] == top)[:600] + ".")
+    if unnamed:
+        text += (" None of the distortions the options name was found"
+                 + (", so none of them is noticeable." if choice else "."))
     return {"answer": text, "choice": choice, "confidence": conf,
             "segments": segments([e for e in mains if e["type"] == top])}
