@@ -287,7 +287,13 @@ def windows(
         if part:
             add(m, *part, m.group(0))
 
-    # 6. beginning / end / middle of the video
+    # 6. beginning / end / middle of the video; all three listed: its thirds
+    three = re.compile(r"\b(?:the\s+)?(?:beginning|start|opening)\s*,\s*(?:the\s+)?middle\s*,?"
+                       r"\s*(?:or|and)\s+(?:the\s+)?(?:end|ending)\b", re.IGNORECASE)
+    for m in three.finditer(text):
+        if free(m):
+            for i, name in enumerate(("beginning", "middle", "end")):
+                add(m, i * d / 3, (i + 1) * d / 3, name)
     loose = re.compile(
         r"\b(?:at|in|near|towards?|during|than|versus|vs\.?|with|is|was|does|did)\s+the\s+(beginning|start|opening|end|ending|"
         r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro|"

@@ -31,9 +31,24 @@ def _stemmer(lang: str) -> Any:
     return snowballstemmer.stemmer(STEMMERS[lang])
 
 
+def _positive(word: str) -> str:
+    """An English comparative or superlative in -ier/-iest, or a superlative in -est, as its
+    plain adjective ("noisiest" noisy, "darkest" dark, "biggest" big), which Snowball leaves
+    alone; other words whose ending looks alike reduce to nothing the vocabulary holds."""
+    for end in ("iest", "ier"):
+        if word.endswith(end) and len(word) > len(end) + 2:
+            return word[: -len(end)] + "y"
+    if word.endswith("est") and len(word) >= 6:
+        base = word[:-3]
+        return base[:-1] if len(base) > 2 and base[-1] == base[-2] else base
+    return word
+
+
 def stem(word: str, lang: str = "en") -> str:
-    """The Snowball stem of one word (lower-cased)."""
-    return _stemmer(lang).stemWord(word.lower())
+    """The Snowball stem of one word (lower-cased); English degrees of comparison first
+    reduced to the plain adjective."""
+    word = word.lower()
+    return _stemmer(lang).stemWord(_positive(word) if lang == "en" else word)
 
 
 class WordForms:

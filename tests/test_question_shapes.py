@@ -362,3 +362,35 @@ def test_a_dominant_kind_none_of_the_options_names_takes_the_none_option(tmp_pat
     with_blur = make_index(events=[bright, BLUR])  # a named kind found: it is weighed
     assert ask(with_blur, "What is the dominant distortion in this video?", opts,
                tmp_path).choice == "A"
+
+
+@pytest.mark.parametrize("question", [
+    "Which part has the most noise: beginning, middle or end?",
+    "Where is it noisiest, the start, the middle, or the end?",
+])
+def test_beginning_middle_and_end_are_the_thirds_ranked_together(question, tmp_path):
+    q = parse_question(question, [], 600.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(0, 200), (200, 400), (400, 600)]
+    from tools.model import Event
+    grain = Event("noise", 150.0, 170.0, 0.7, 5.0, "grain", {})
+    ans = ask(make_index(events=[grain]), question, tmp_path=tmp_path)
+    assert ans.answer.startswith("The most degraded window is 00:02:13.3-00:03:20.0"), ans.answer
+
+
+@pytest.mark.parametrize(("question", "etype"), [
+    ("Where is it noisiest?", "noise"), ("When is it darkest?", "exposure"),
+    ("Where is the footage shakiest?", "jitter"), ("When is it softest?", "blur"),
+    ("When is the motion choppiest?", "frame_drop"), ("Where is it brightest?", "exposure"),
+    ("Where does the image look grainiest?", "noise"), ("Where is it blurry?", "blur"),
+])
+def test_superlatives_and_where_questions_locate_their_type(question, etype):
+    q = parse_question(question, [], 600.0)
+    assert (q.kind, q.type) == ("localization", etype), question
+
+
+def test_degrees_of_comparison_reduce_to_the_plain_word_and_nothing_else():
+    from agent.wordforms import stem
+    assert stem("noisiest") == stem("noisy") == stem("noisier")
+    assert stem("darkest") == stem("dark") and stem("biggest") == stem("big")
+    assert stem("best") == "best" and stem("test") == "test"  # too short to be a degree
+    assert parse_question("Is there an interesting moment?", [], 60.0).type is None

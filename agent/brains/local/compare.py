@@ -31,8 +31,9 @@ from agent.timefmt import hms
 
 def typed_windows(q: Question) -> list[tuple[Mention, Window]]:
     """Each window of the question with the distortion named just before it ("the blur from
-    1:00 to 1:15 ... the noise at 2:00-2:15"); empty unless two windows and types are named."""
-    if len(q.windows) < 2 or not q.types:
+    1:00 to 1:15 ... the noise at 2:00-2:15"); empty unless two windows and types are named
+    (three or more parts are ranked together: "beginning, middle or end")."""
+    if len(q.windows) != 2 or not q.types:
         return []
     pairs = []
     for w in q.windows[:2]:
