@@ -279,6 +279,31 @@ def test_brightness_itself_names_no_direction(tmp_path):
                tmp_path).choice == "B"
 
 
+@pytest.mark.parametrize(("question", "subtype"), [
+    ("Does the brightness look wrong?", ""), ("Is the exposure off?", ""),
+    ("Ist die Belichtung in Ordnung?", ""), ("When does the brightness change?", ""),
+    ("When does the brightness drop?", "too dark"), ("Is the brightness too low?", "too dark"),
+    ("When is the brightness low?", "too dark"), ("Wann ist die Helligkeit zu niedrig?", "too dark"),
+    ("La luminosité baisse-t-elle ?", "too dark"), ("¿Cuándo baja el brillo?", "too dark"),
+    ("When does the brightness increase?", "too bright"),
+    ("How strong is the excessive brightness?", "too bright"),
+    ("Does the exposure go up at some point?", "too bright"),
+])
+def test_the_brightness_takes_a_direction_only_from_the_words_around_it(question, subtype):
+    q = parse_question(question, [], 180.0)
+    assert (q.types[0].type, q.types[0].subtype) == ("exposure", subtype), question
+
+
+def test_a_brightness_drop_is_not_answered_by_a_picture_made_too_bright(tmp_path):
+    from tools.model import Event
+    idx = make_index(events=[Event("exposure", 9.0, 26.0, 1.0, 1.0, "too bright", {})])
+    assert ask(idx, "Does the brightness drop at some point?", ["Yes", "No"],
+               tmp_path).choice == "B"
+    assert ask(idx, "Does the brightness increase at some point?", ["Yes", "No"],
+               tmp_path).choice == "A"
+    assert ask(idx, "Is there a brightness problem?", ["Yes", "No"], tmp_path).choice == "A"
+
+
 @pytest.mark.parametrize(("question", "window"), [
     ("Is there blur after the first minute?", (60.0, 600.0)),
     ("Is there any noise past the first two minutes?", (120.0, 600.0)),

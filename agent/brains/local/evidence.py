@@ -141,11 +141,6 @@ _HUE_WORDS = re.compile(r"\b(hue|cast|tint|tinted)\b|farbstich|farbton|teinte|do
                         r"偏色|色偏|色调|色相", re.I)
 
 
-_DARK_WORDS = re.compile(r"dark|dim|under-?expos|crush|murk|gloom|dingy|underlit|too little",
-                         re.IGNORECASE)
-# ("brightness" itself names the quantity, not a direction: "does the brightness look wrong?")
-_BRIGHT_WORDS = re.compile(r"bright(?!ness)|over-?expos|blown|clipp|burn|bleach|whit|glare|"
-                           r"too light|too much light|lighten", re.IGNORECASE)
 _OPPOSITE = {"too dark": ("too bright",), "too bright": ("too dark",)}
 
 
@@ -155,10 +150,9 @@ def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
     question about one is not answered by the other; other types stay whole (one needle
     often shows on several of their detectors)."""
     if m.type == "exposure" and e.get("type") == "exposure":
-        # "does it get darker?" is not answered by a picture made too bright, nor the reverse
-        way = "too dark" if _DARK_WORDS.search(m.text) else \
-            "too bright" if _BRIGHT_WORDS.search(m.text) else ""
-        return not way or e.get("subtype") not in _OPPOSITE.get(way, ())
+        # "does it get darker?" is not answered by a picture made too bright, nor the reverse;
+        # "brightness" alone names no direction (its vocabulary group has no subtype)
+        return e.get("subtype") not in _OPPOSITE.get(m.subtype, ())
     if m.type != "colour" or e.get("type") != "colour" or not e.get("subtype"):
         return True
     if m.subtype == "saturation":
