@@ -12,7 +12,7 @@ from tools.detectors.corruption import corruption_events
 from tools.detectors.interlace import interlace_events
 from tools.ffmpeg import ffmpeg_exe
 from tools.index import get_index
-from tools.signals import combing
+from tools.signals import anisotropy, combing
 
 
 def test_decoder_errors_cluster_into_corruption_events():
@@ -81,6 +81,26 @@ def test_interlace_event_where_comb_rises():
     assert abs(events[0].start_s - 20.0) <= 0.5 and abs(events[0].end_s - 35.0) <= 0.5
     # a cartoon whose steady comb share is its look: no event
     assert interlace_events({"t": t, "comb": np.full(len(t), 0.08)}) == []
+
+
+def test_strong_noise_raises_the_comb_share_but_is_no_interlacing():
+    """Random noise makes rows jut out by chance; unlike comb teeth it is not directional,
+    so the picture's anisotropy falls where comb teeth make it rise."""
+    prog = _moving_pattern(0)
+    woven = prog.copy()
+    woven[1::2] = _moving_pattern(4)[1::2]
+    rng = np.random.default_rng(1)
+    noisy = np.clip(prog + rng.normal(0.0, 25.0, prog.shape), 0, 255).astype(np.uint8)
+    assert combing(noisy) > 10 * max(combing(prog), 1e-4)
+    assert anisotropy(woven) > anisotropy(prog) > anisotropy(noisy)
+    t = np.arange(0, 60, 0.5)
+    comb = np.full(len(t), 0.0005)
+    comb[40:70] = 0.2  # 20-35 s
+    for inside, found in ((anisotropy(woven), 1), (anisotropy(noisy), 0)):
+        aniso = np.full(len(t), anisotropy(prog))
+        aniso[40:70] = inside
+        events = interlace_events({"t": t, "comb": comb, "aniso": aniso})
+        assert len(events) == found, inside
 
 
 def test_damaged_pictures_are_no_reference_for_the_rest_of_their_shot():
