@@ -100,3 +100,37 @@ def test_the_footage_beside_a_low_contrast_stretch_is_not_sharpened():
     events = confirm(detect_events(_frames(90.0), s, _scenes([0.0, 40.0, 90.0]), FPS))
     assert [e for e in events if e.type == "exposure"], events
     assert not [e for e in events if e.type == "sharpening"], events
+
+
+
+def test_clean_footage_just_after_a_blur_ends_is_not_sharpened(monkeypatch):
+    """A blur over footage cutting every 3-5 s ends 1.5 s into a shot: judged against that
+    shot's blurred start, its clean rest reads as over-sharpened (signal levels of a broadcast
+    clip with gblur sigma 3 over 30-50 s). It is judged against the footage outside the blur:
+    the candidate is dropped, while one that is sharper than the unblurred footage stays."""
+    from tools.detectors import sharpening
+    from tools.detectors.base import Context
+    from tools.detectors.sharpening import blur_or_sharpening
+    from tools.model import Event
+
+    # the blur stays blur (as it did on the clip): this judges the sharpening candidate only
+    monkeypatch.setattr(sharpening, "_instead", lambda *a: None)
+
+    s = _samples(150.0)
+    t = s["t"]
+    levels = {"sharpness": (15800.0, 150.0, 6800.0), "halo": (36.0, 3.7, 20.0),
+              "detail": (1.19, 0.25, 0.84), "noise": (0.19, 0.11, 0.20)}
+    blurred, settling = (t >= 30.0) & (t < 50.0), (t >= 50.0) & (t < 52.0)
+    for name, (clean, blur, after) in levels.items():
+        s[name] = np.full(len(t), clean)
+        s[name][blurred], s[name][settling] = blur, after
+    cuts = [0.0, 27.3, 32.3, 35.4, 40.4, 43.5, 48.5, 51.6, 56.6, 59.7, 64.7, 150.0]
+    ctx = Context.build(_frames(150.0), s, _scenes(cuts), FPS)
+    blur = Event("blur", 30.0, 50.0, 0.96, 30.0, "softness", {"signal": "detail"})
+    halo = Event("sharpening", 50.0, 52.0, 1.0, 7.9, "halo", {"signal": "halo"})
+    assert [e.type for e in blur_or_sharpening(ctx, [blur, halo])] == ["blur"]
+    for name, factor in (("sharpness", 8.0), ("halo", 2.5), ("detail", 1.8), ("noise", 1.8)):
+        s[name][settling] = levels[name][0] * factor  # sharper than the footage around
+    kept = blur_or_sharpening(Context.build(_frames(150.0), s, _scenes(cuts), FPS),
+                              [blur, halo])
+    assert [e.type for e in kept] == ["blur", "sharpening"]

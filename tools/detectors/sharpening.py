@@ -9,7 +9,7 @@ import numpy as np
 
 from tools.detectors.base import MERGE_GAP_S, MIN_EVENT_S, REPORT_SEVERITY, Context, scene_ids
 from tools.detectors.series import merge_runs, overlap_share, runs
-from tools.detectors.sharpened import sharpened, sharpened_grain
+from tools.detectors.sharpened import RISE_MIN_SAMPLES, sharpened, sharpened_grain
 from tools.detectors.spatial_events import SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
 from tools.model import Event
@@ -78,6 +78,10 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
     for e in events:  # sharpening amplifies grain: noise found there does not mask it
         if e.type not in ("noise", "blur", "sharpening"):
             busy |= (t >= e.start_s) & (t < e.end_s)
+    blur = np.zeros(len(t), dtype=bool)
+    for e in events:
+        if e.type == "blur":
+            blur |= (t >= e.start_s) & (t < e.end_s)
     out: list[Event] = []
     added: list[Event] = []
     instead_of = {id(e): _instead(e, samples, t, sid, busy, step) for e in events
@@ -102,7 +106,8 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
             continue
         blurred_rest = any(x.type == "blur" and x.start_s < float(t[other].max(initial=-1)) + step
                            and x.end_s > float(t[other].min(initial=np.inf)) for x in events)
-        if blurred_rest and sharpened(samples, other, inside) is None:
+        if blurred_rest and sharpened(samples, _unblurred(other, inside, busy, blur), inside) \
+                is None:
             continue
         out.append(e)
     for a in added:  # one sharpening seen from several sides is one event: their union
@@ -114,6 +119,18 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
                         severity=max(a.severity, x.severity))
         out.append(a)
     return out
+
+
+def _unblurred(other: np.ndarray, inside: np.ndarray, busy: np.ndarray,
+               blur: np.ndarray) -> np.ndarray:
+    """What a sharpening beside a reported blur is judged against: the rest of its scenes
+    outside the blur, or, where the blur fills that rest (a blur ending a little after a cut),
+    all the footage outside blur and other events; the blurred part is no reference, against
+    it the clean footage just after a blur ends reads as over-sharpened."""
+    clean = other & ~blur
+    if clean.sum() >= RISE_MIN_SAMPLES:
+        return clean
+    return ~blur & ~busy & ~inside
 
 
 def noise_of_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
