@@ -116,25 +116,25 @@ def none_option(q: Question) -> str | None:
 
 def by_type(q: Question, type_weights: dict[str, float],
             subtypes: dict[str, str] | None = None) -> tuple[str | None, float]:
-    """The option naming the heaviest type (subtype as tie-break), and a confidence. An
-    option's words answer for every type they accept (a fallback type counts 0.8)."""
-    best, best_score = None, 0.0
+    """The option naming the heaviest type, and a confidence. An option's words answer for
+    every type they accept (a fallback type counts 0.8). Between options naming the same type,
+    the one whose subtype is the one measured wins, then one naming no subtype, then another
+    subtype; a subtype never outweighs another type's measured weight."""
+    best, best_key = None, (0.0, 0)
     for o in q.options:
         if not o.types:
             continue
-        score = 0.0
-        for m in o.types[:1]:
-            w = max((type_weights.get(t, 0.0) * type_hit(m, [t])
-                     for t in (*m.accepts, *m.fallback)), default=0.0)
-            if w > 0:
-                score = w * (1.0 + (0.5 if subtypes and m.subtype and
-                                   subtypes.get(m.type) == m.subtype else 0.0))
-                if subtypes and m.subtype and subtypes.get(m.type) not in ("", m.subtype):
-                    score *= 0.6
-        if score > best_score:
-            best, best_score = o.letter, score
+        m = o.types[0]
+        w = max((type_weights.get(t, 0.0) * type_hit(m, [t])
+                 for t in (*m.accepts, *m.fallback)), default=0.0)
+        if w <= 0:
+            continue
+        measured = (subtypes or {}).get(m.type, "")
+        rank = 0 if not (measured and m.subtype) else 1 if measured == m.subtype else -1
+        if (w, rank) > best_key:
+            best, best_key = o.letter, (w, rank)
     total = sum(type_weights.values()) or 1.0
-    return best, min(0.95, 0.5 + best_score / total / 2) if best else 0.0
+    return best, min(0.95, 0.5 + best_key[0] / total / 2) if best else 0.0
 
 
 def type_load(evs: Sequence[Ev]) -> dict[str, float]:
