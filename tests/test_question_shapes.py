@@ -420,3 +420,12 @@ def test_degrees_of_comparison_reduce_to_the_plain_word_and_nothing_else():
     assert stem("darkest") == stem("dark") and stem("biggest") == stem("big")
     assert stem("best") == "best" and stem("test") == "test"  # too short to be a degree
     assert parse_question("Is there an interesting moment?", [], 60.0).type is None
+
+
+@pytest.mark.parametrize(("question", "etype"), [
+    ("Gibt es Farbprobleme?", "colour"), ("Gibt es Farbfehler im Video?", "colour"),
+    ("At what point does motion stop?", "freeze"), ("When does the action freeze?", "freeze"),
+    ("Does everything stand still at some point?", "freeze"),
+])
+def test_compounds_and_motion_that_stops(question, etype):
+    assert parse_question(question, [], 180.0).type == etype
