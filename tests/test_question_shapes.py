@@ -429,3 +429,11 @@ def test_degrees_of_comparison_reduce_to_the_plain_word_and_nothing_else():
 ])
 def test_compounds_and_motion_that_stops(question, etype):
     assert parse_question(question, [], 180.0).type == etype
+
+
+def test_an_explanation_agrees_with_a_plural_type_name(tmp_path):
+    from tools.model import Event
+    drops = Event("frame_drop", 90.0, 110.0, 1.0, 9.0, "repeated frames", {})
+    ans = ask(make_index(events=[drops]), "What's the problem at 1:40?", tmp_path=tmp_path)
+    assert "Frame drops (severe, worst severity 1.00) appear from" in ans.answer, ans.answer
+    assert "They hurt the perceived quality" in ans.answer

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.brains.local.common import (
+    agree,
     ev_line,
     score_note,
     segments,
@@ -93,9 +94,10 @@ def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         word = level_word(worst, events_level(these))
         parts.append(
             f"{TYPE_NAMES.get(t, t).capitalize()} ({word}, worst severity "
-            f"{worst:.2f}) appears " + "; ".join(
+            f"{worst:.2f}) {agree(TYPE_NAMES.get(t, t), 'appears', 'appear')} " + "; ".join(
                 f"from {hms(e['start_s'])} to {hms(e['end_s'])}" for e in these[:4])
-            + f". It hurts the perceived quality because {why(t)}."
+            + f". {agree(TYPE_NAMES.get(t, t), 'It hurts', 'They hurt')} the perceived quality "
+            f"because {why(t)}."
         )
     total = sum(e["end_s"] - e["start_s"] for e in evs)
     parts.append(f"In all, {len(evs)} degraded span(s) cover {total:.1f} s of "
