@@ -229,7 +229,7 @@ def test_a_typed_trend_follows_that_type_only(tmp_path):
         Event("blur", 132.0, 147.0, 0.92, 1.0, "softness", {}),
         Event("noise", 5.0, 20.0, 1.0, 1.0, "grain", {})])
     blur = ask(idx, "Does the blur get worse over time?", ["Yes", "No"], tmp_path)
-    assert blur.choice == "A" and blur.answer.startswith("The blur is degrading")
+    assert blur.choice == "A" and blur.answer.startswith("Yes. The blur is growing")
     noise = ask(idx, "Does the flicker get worse over time?", ["Yes", "No"], tmp_path)
     assert noise.choice == "B" and noise.answer.startswith("No flicker was found")
 
@@ -437,3 +437,20 @@ def test_an_explanation_agrees_with_a_plural_type_name(tmp_path):
     ans = ask(make_index(events=[drops]), "What's the problem at 1:40?", tmp_path=tmp_path)
     assert "Frame drops (severe, worst severity 1.00) appear from" in ans.answer, ans.answer
     assert "They hurt the perceived quality" in ans.answer
+
+
+@pytest.mark.parametrize(("question", "yes"), [
+    ("Does the blur fade over time?", False), ("Does the blur get stronger over time?", True),
+    ("Does the blur disappear as the video goes on?", False),
+    ("Does the picture get worse over time?", True), ("Does the quality improve?", False),
+])
+def test_a_distortion_that_fades_is_a_picture_that_improves(question, yes, tmp_path):
+    """Said of a distortion, 'fade' and 'grow' claim its strength; said of the quality,
+    'worse' and 'improve' claim the picture's. The blur here grows step by step."""
+    from tools.model import Event
+    idx = make_index(events=[Event("blur", 20.0, 40.0, 0.3, 1.0, "softness", {}),
+                             Event("blur", 90.0, 110.0, 0.6, 1.0, "softness", {}),
+                             Event("blur", 160.0, 180.0, 0.9, 1.0, "softness", {})])
+    ans = ask(idx, question, ["Yes", "No"], tmp_path)
+    assert ans.choice == ("A" if yes else "B"), ans.answer
+    assert ans.answer.startswith("Yes. " if yes else "No. ")

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import asks_yes_no, nearest, segments, yes_no
+from agent.brains.local.common import agree, asks_yes_no, nearest, segments, yes_no
 from agent.brains.local.evidence import Evidence, type_hit
 from agent.brains.local.levels import grade
 from agent.brains.stretches import (
@@ -68,13 +68,32 @@ def stability_claim(text: str) -> str | None:
     return next((k for k, pat in _STABILITY_CLAIMS if re.search(pat, low)), None)
 
 
+# Said of a distortion (not of the quality), these verbs claim it lessens or grows: "does the
+# noise fade?" asks whether the picture improves.
+_LESSENS = re.compile(r"\b(fad(?:e|es|ed|ing)|diminish\w*|decreas\w*|lessen\w*|subsid\w*|"
+                      r"disappear\w*|vanish\w*|go(?:es)? away|weaken\w*|die(?:s)? down|"
+                      r"eas(?:e|es|ing) off|clear(?:s|ed)? up|recede\w*|goes down)\b", re.I)
+_GROWS = re.compile(r"\b(grow\w*|increas\w*|intensif\w*|stronger|worsen\w*|build(?:s)? up|"
+                    r"more (?:noticeable|visible|pronounced|severe|intense))\b", re.I)
+
+
+def claimed_course(q: Question) -> str | None:
+    """The trend a question claims: of the named distortion's strength when it names one
+    ("does the blur fade?": improving), else of the quality."""
+    if q.types:
+        less, more = bool(_LESSENS.search(q.text)), bool(_GROWS.search(q.text))
+        if less != more:
+            return "improving" if less else "degrading"
+    return claimed_trend(q.text) or q.claim
+
+
 def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Does quality (the named distortion) get worse (better) over time, or hold?"""
     kind, prof, found = course(ev, ctx, q.types)
     measured = "stable" if kind == "occasional" else kind
     choice = None
+    claimed = claimed_course(q)
     if q.options:
-        claimed = claimed_trend(q.text) or q.claim
         if claimed and any(o.yes or o.no for o in q.options):
             choice = yes_no(q, claimed == measured)
         else:
@@ -92,7 +111,11 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = next((o.letter for o in q.options if o.trend == (way or "stable")),
                           None)
     subject = type_name(q.type) if q.types else "quality"
-    text = (f"The {subject} is {measured} over the video{lean}: impairment by part "
+    # said of a distortion, its own course: it grows as the picture degrades
+    state = {"degrading": "growing", "improving": "fading", "stable": "steady"}.get(
+        measured, measured) if q.types else measured
+    text = (f"The {subject} {agree(subject, 'is', 'are')} {state} over the video{lean}: "
+            "impairment by part "
             + ", ".join(f"{p:.2f}" for p in prof) + " (0 clean .. 1 severe, in order); "
             f"{len(found)} degraded stretch(es)"
             + "".join(f"{', ' if i else ': '}{hms(s.start_s)}-{hms(s.end_s)} severity "
@@ -100,6 +123,9 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.types and not found:
         text = (f"No {subject} was found anywhere in the video, so it neither grows nor fades "
                 "(stable).")
+    if claimed and asks_yes_no(q.text) and not re.search(r"\bor\b", q.text, re.I) and (
+            found or not q.types):  # ("No flicker was found ..." says no already)
+        text = ("Yes. " if claimed == measured else "No. ") + text
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([s.to_event() for s in found])}
 
