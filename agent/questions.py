@@ -44,6 +44,7 @@ from agent.times import (
     segment_count,
     windows,
 )
+from agent.trends import grows, growth_claim, trend_claim
 from agent.vocabulary import vocabulary, words
 
 VOCAB = vocabulary()
@@ -155,29 +156,6 @@ def _kind(q: str, options: Sequence[str]) -> str:
     return "overall"
 
 
-def grows(text: str) -> bool:
-    """Whether a question asks if something grows or fades as the video goes on ("is it
-    getting noisier?"), pinning no explicit time, naming no parts to compare and asking for
-    no "most" ("what degrades it most?" asks for the dominant factor)."""
-    return bool(VOCAB.grows.search(text)) and not re.search(
-        r"\d|\b(?:which|than|most)\b|\bat (?:some|any|one) (?:point|moment|time)\b|"
-        r"\banywhere\b|\bsomewhere\b", text, re.IGNORECASE)  # "... at some point?": an event
-
-
-# Comparatives that claim the picture gets better, not its distortion stronger.
-_BETTER = re.compile(r"\b(better|sharper|clearer|cleaner|crisper|smoother|steadier|"
-                     r"more (?:stable|natural|detailed|focused|vivid)|less \w+|improv\w*)\b",
-                     re.IGNORECASE)
-
-
-def growth_claim(text: str) -> str | None:
-    """The trend a growth question claims: "improving" for "does it get sharper?",
-    "degrading" for "does the grain get heavier?"; None when it is not such a question."""
-    if not grows(text):
-        return None
-    return "improving" if _BETTER.search(text) else "degrading"
-
-
 def unrecognised(text: str, lang: str = "en") -> list[str]:
     """Words of a question that no part of the vocabulary knows (at most three): what a
     question that names no known quality term may have called its problem."""
@@ -221,7 +199,7 @@ class Question:
     duration_s: float
     least: bool = False  # asks for the least/mildest/best instead of the worst
     absent: bool = False  # a yes/no question asking whether the distortion is absent
-    claim: str | None = None  # the trend a growth question claims (see growth_claim)
+    claim: str | None = None  # the trend a trend question claims (see trend_claim)
     n_segments: int | None = None
     language: str = "en"
     original: str = ""
@@ -369,7 +347,7 @@ def parse_question(
         duration_s=float(duration_s),
         least=praise or bool(VOCAB.least.search(plain)),
         absent=kind == "detection" and (praise or bool(VOCAB.absent.search(text))),
-        claim=growth_claim(text) if kind == "trend" else None,
+        claim=trend_claim(text, bool(types)) if kind == "trend" else None,
         n_segments=n_seg,
         language=reading.code,
         original=question,
@@ -385,6 +363,6 @@ __all__ = [
     "GRADE_WORDS", "KINDS", "LEVEL_WORDS", "POINT_HALF_WIDTH_S", "TREND_WORDS", "TYPE_NAMES",
     "Mention", "Option", "Question", "Window", "distortion_type", "distortions", "durations",
     "growth_claim", "grows", "letters", "mentions_generic", "numbers", "parse_option",
-    "parse_question", "parse_time", "question_kind", "rank_event", "segment_count", "type_name",
-    "unrecognised", "windows",
+    "parse_question", "parse_time", "question_kind", "rank_event", "segment_count",
+    "trend_claim", "type_name", "unrecognised", "windows",
 ]

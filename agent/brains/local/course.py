@@ -48,43 +48,10 @@ def course(ev: Evidence, ctx: RunContext,
     return pattern(found, prof, ctx.duration_s, pieces), prof, found
 
 
-def claimed_trend(text: str) -> str | None:
-    """The trend a yes/no question asks about ("does it get worse?": degrading)."""
-    low = text.lower()
-    if re.search(r"\b(worse|degrad\w*|deteriorat\w*|declin\w*|decreas\w* in quality)\b", low):
-        return "degrading"
-    if re.search(r"\b(better|improv\w*)\b", low):
-        return "improving"
-    if re.search(r"\b(stable|constant|consistent|same|steady)\b", low):
-        return "stable"
-    if re.search(r"\b(fluctuat\w*|vary|varies)\b", low):
-        return "fluctuating"
-    return None
-
-
 def stability_claim(text: str) -> str | None:
     """What a stability option claims: stable | occasional | fluctuating | drifting."""
     low = text.lower()
     return next((k for k, pat in _STABILITY_CLAIMS if re.search(pat, low)), None)
-
-
-# Said of a distortion (not of the quality), these verbs claim it lessens or grows: "does the
-# noise fade?" asks whether the picture improves.
-_LESSENS = re.compile(r"\b(fad(?:e|es|ed|ing)|diminish\w*|decreas\w*|lessen\w*|subsid\w*|"
-                      r"disappear\w*|vanish\w*|go(?:es)? away|weaken\w*|die(?:s)? down|"
-                      r"eas(?:e|es|ing) off|clear(?:s|ed)? up|recede\w*|goes down)\b", re.I)
-_GROWS = re.compile(r"\b(grow\w*|increas\w*|intensif\w*|stronger|worsen\w*|build(?:s)? up|"
-                    r"more (?:noticeable|visible|pronounced|severe|intense))\b", re.I)
-
-
-def claimed_course(q: Question) -> str | None:
-    """The trend a question claims: of the named distortion's strength when it names one
-    ("does the blur fade?": improving), else of the quality."""
-    if q.types:
-        less, more = bool(_LESSENS.search(q.text)), bool(_GROWS.search(q.text))
-        if less != more:
-            return "improving" if less else "degrading"
-    return claimed_trend(q.text) or q.claim
 
 
 def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -92,7 +59,7 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     kind, prof, found = course(ev, ctx, q.types)
     measured = "stable" if kind == "occasional" else kind
     choice = None
-    claimed = claimed_course(q)
+    claimed = q.claim
     if q.options:
         if claimed and any(o.yes or o.no for o in q.options):
             choice = yes_no(q, claimed == measured)
