@@ -205,16 +205,12 @@ def test_calibration_measures_the_shake_of_a_clean_video_once(monkeypatch):
 
     f = _still()
     _move(f, 30.0, 36.0, _shake(2.0))
-    video = CleanVideo("v", FPS, f, {}, SCENES, [])
     quantities = (jitter.SHAKE_RISE, jitter.JERK_RISE, jitter.RANDOM_LEVEL)
-    fresh = []
-    for q in quantities:
-        jitter._CLEAN_SHAKE.clear()
-        fresh.append(q.measure(video))
+    fresh = [q.measure(CleanVideo("v", FPS, f, {}, SCENES, [])) for q in quantities]
     calls = []
     real = jitter.shake_rise
     monkeypatch.setattr(jitter, "shake_rise", lambda *a: calls.append(1) or real(*a))
-    jitter._CLEAN_SHAKE.clear()
+    video = CleanVideo("v", FPS, f, {}, SCENES, [])
     assert [q.measure(video) for q in quantities] == fresh
     assert len(calls) == 1
     other = CleanVideo("w", FPS, _still(), {}, SCENES, [])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from statistics import NormalDist
@@ -43,6 +43,14 @@ class CleanVideo:
     samples: dict[str, np.ndarray]
     scenes: list[Any]
     raw_cuts: list[int]
+    shared: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def once(self, key: str, compute: Callable[[], Any]) -> Any:
+        """`compute()` for this video, computed once: quantities that read the same
+        measurement share it (`calibrate` asks each quantity of every video in turn)."""
+        if key not in self.shared:
+            self.shared[key] = compute()
+        return self.shared[key]
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tools.detectors.base import scene_ids
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.series import runs
 from tools.model import Event
@@ -100,12 +101,9 @@ def isotropic(samples: dict[str, np.ndarray], scenes: list | None, a: int, b: in
         return False
     inside = np.zeros(len(t), dtype=bool)
     inside[a:b] = True
-    around = ~inside
-    for s in scenes or []:
-        if s.start_s <= t[a] < s.end_s:
-            shot = (t >= s.start_s) & (t < s.end_s) & ~inside
-            around = shot if np.isfinite(aniso[shot]).any() else around
-            break
+    sid = scene_ids(t, scenes or [])
+    shot = (sid == sid[a]) & ~inside
+    around = shot if np.isfinite(aniso[shot]).any() else ~inside
     if not np.isfinite(aniso[inside]).any() or not np.isfinite(aniso[around]).any():
         return False
     return bool(np.nanmedian(aniso[inside]) < np.nanmedian(aniso[around]))

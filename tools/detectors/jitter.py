@@ -212,21 +212,10 @@ def shake_rise(frames: dict[str, np.ndarray], scenes: list,
     return _rise(level, fps), level, random_level(level, jerk), _rise(jerk, fps)
 
 
-_CLEAN_SHAKE: dict[int, tuple[object, tuple]] = {}  # id(frames) -> (frames, shake_rise)
-
-
 def _clean_shake(video: CleanVideo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """`shake_rise` of a clean video, computed once for the three quantities that read it
-    (`bench calibrate` asks each quantity of every video in turn); the frames are held with
-    the result, so their id cannot be reused while the entry lives."""
-    key = id(video.frames)
-    hit = _CLEAN_SHAKE.get(key)
-    if hit is None or hit[0] is not video.frames:
-        if len(_CLEAN_SHAKE) >= 64:
-            _CLEAN_SHAKE.clear()
-        hit = (video.frames, shake_rise(video.frames, video.scenes, video.fps))
-        _CLEAN_SHAKE[key] = hit
-    return hit[1]
+    """`shake_rise` of a clean video, computed once for the three quantities that read it."""
+    return video.once("jitter.shake_rise",
+                      lambda: shake_rise(video.frames, video.scenes, video.fps))
 
 
 def _clean_rise(video: CleanVideo) -> list[float]:

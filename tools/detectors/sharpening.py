@@ -10,7 +10,7 @@ import numpy as np
 from tools.detectors.base import MERGE_GAP_S, MIN_EVENT_S, REPORT_SEVERITY, Context, scene_ids
 from tools.detectors.series import merge_runs, overlap_share, runs
 from tools.detectors.sharpened import RISE_MIN_SAMPLES, sharpened, sharpened_grain
-from tools.detectors.spatial_events import SpatialDetector
+from tools.detectors.spatial_events import SpatialDetector, covering
 from tools.detectors.spatial_spec import SpatialSpec
 from tools.model import Event
 
@@ -78,10 +78,7 @@ def blur_or_sharpening(ctx: Context, events: list[Event]) -> list[Event]:
     for e in events:  # sharpening amplifies grain: noise found there does not mask it
         if e.type not in ("noise", "blur", "sharpening"):
             busy |= (t >= e.start_s) & (t < e.end_s)
-    blur = np.zeros(len(t), dtype=bool)
-    for e in events:
-        if e.type == "blur":
-            blur |= (t >= e.start_s) & (t < e.end_s)
+    blur = covering(t, [e for e in events if e.type == "blur"])
     out: list[Event] = []
     added: list[Event] = []
     instead_of = {id(e): _instead(e, samples, t, sid, busy, step) for e in events
