@@ -92,12 +92,12 @@ def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         these = [e for e in evs if e["type"] == t]
         worst = max(e["severity"] for e in these)
         word = level_word(worst, events_level(these))
+        name = TYPE_NAMES.get(t, t)
         parts.append(
-            f"{TYPE_NAMES.get(t, t).capitalize()} ({word}, worst severity "
-            f"{worst:.2f}) {agree(TYPE_NAMES.get(t, t), 'appears', 'appear')} " + "; ".join(
+            f"{name.capitalize()} ({word}, worst severity {worst:.2f}) "
+            f"{agree(name, 'appears', 'appear')} " + "; ".join(
                 f"from {hms(e['start_s'])} to {hms(e['end_s'])}" for e in these[:4])
-            + f". {agree(TYPE_NAMES.get(t, t), 'It hurts', 'They hurt')} the perceived quality "
-            f"because {why(t)}."
+            + f". {agree(name, 'It hurts', 'They hurt')} the perceived quality because {why(t)}."
         )
     total = sum(e["end_s"] - e["start_s"] for e in evs)
     parts.append(f"In all, {len(evs)} degraded span(s) cover {total:.1f} s of "
