@@ -82,3 +82,32 @@ def test_a_traceback_before_the_first_project_line_is_cpython_s():
            "Remainder of file ignored\n")
     assert startup.classify(procs.Outcome(0, "usage", pth, 0.3, True)) == "CPython start-up"
     assert startup.classify(procs.Outcome(-2, "", ours, 0.1, True)) == "BAD"
+
+
+# A Ctrl-C that lands where Python cannot raise it (a weakref callback in importlib's module
+# locks, a __del__) is "unraisable": by default a traceback after "Exception ignored", and the
+# command goes on. In the command's own process it ends the command as one line and exit 130.
+_CTRL_C_IN_A_DEL = """
+import signal, sys
+from rich.console import Console
+from tools.errors import run_app
+def guard(_s, _f):
+    pass
+guard.lvq_start_guard = True
+signal.signal(signal.SIGINT, guard)
+class Dropped:
+    def __del__(self):
+        raise KeyboardInterrupt
+def app():
+    Dropped()
+    print("went on")
+run_app(app, Console(stderr=True))
+"""
+
+
+def test_a_ctrl_c_python_cannot_raise_still_ends_the_command_in_one_line():
+    res = subprocess.run([sys.executable, "-c", _CTRL_C_IN_A_DEL], env=procs.env(),
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 130, res.stderr
+    assert res.stderr.startswith("interrupted: only finished work was kept"), res.stderr
+    assert len(res.stderr.splitlines()) == 1 and "went on" not in res.stdout

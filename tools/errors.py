@@ -104,6 +104,17 @@ def _exit_interrupted(err: Any, whole: bool) -> None:
     os._exit(EXIT_INTERRUPTED)
 
 
+def _unraisable_hook(err: Any, before: Callable[[Any], Any]) -> Callable[[Any], None]:
+    """A Ctrl-C that lands in a callback Python cannot raise from (a weakref callback inside
+    importlib's module locks, a __del__) would be printed as "Exception ignored" with a
+    traceback and then lost; in the command's own process it ends the command like any other."""
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _exit_interrupted(err, True)
+        before(unraisable)
+    return hook
+
+
 def _done(whole: bool) -> None:
     """The command has ended and said so: a Ctrl-C while Python shuts down has nothing left
     to stop, and would only turn the exit code into death by SIGINT."""
@@ -125,6 +136,7 @@ def run_app(app: Callable[[], Any], err: Any) -> None:
     _NOTED.clear()
     if whole:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = _unraisable_hook(err, sys.unraisablehook)
     try:
         app()
     except KeyboardInterrupt:
