@@ -120,6 +120,8 @@ def test_an_explanation_agrees_with_a_plural_type_name(tmp_path):
     ("Does the blur fade over time?", False), ("Does the blur get stronger over time?", True),
     ("Does the blur disappear as the video goes on?", False),
     ("Does the picture get worse over time?", True), ("Does the quality improve?", False),
+    ("Is the blur getting weaker?", False), ("Does the blur get heavier over time?", True),
+    ("Does the blur become less noticeable as the video goes on?", False),
 ])
 def test_a_distortion_that_fades_is_a_picture_that_improves(question, yes, tmp_path):
     """Said of a distortion, 'fade' and 'grow' claim its strength; said of the quality,

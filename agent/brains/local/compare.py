@@ -48,8 +48,8 @@ def typed_args(m: Mention, w: Window, duration: float) -> dict[str, Any]:
 
 
 def claims_less(text: str) -> bool:
-    """Whether a comparison asks "is A milder/less than B" rather than "worse"."""
-    return bool(re.search(r"\b(less|better|milder|weaker|fewer|lighter)\b", text, re.I))
+    """Whether a comparison asks "is A milder/less/shorter than B" rather than "worse"."""
+    return bool(re.search(r"\b(less|better|milder|weaker|fewer|lighter|shorter)\b", text, re.I))
 
 
 def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -152,7 +152,7 @@ def compare_ranked(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     a, b = picked
     by_time = bool(_LENGTH.search(q.text))
     key = (lambda e: e["end_s"] - e["start_s"]) if by_time else (lambda e: e["severity"])
-    less = bool(re.search(r"\b(shorter|less|milder|weaker|better)\b", q.text, re.I))
+    less = claims_less(q.text)
     holds = key(a) < key(b) if less else key(a) > key(b)
     what_ = "lasting" if by_time else "severity"
     text = ("Yes. " if holds else "No. ") + "; ".join(
