@@ -7,6 +7,7 @@ agent/language.py); every window is clamped to the video.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -143,6 +144,9 @@ def windows(
         taken.append((m.start(), m.end()))
         lo, hi = _clamp(a, b, d)
         found.append(Window(lo, hi, label, point, m.start()))
+
+    # 0. "which 30 seconds ...?" ranks the video's parts of that length: no time named
+    taken += [(m.start(), m.end()) for m in _WHICH_UNIT.finditer(text)]
 
     # 1. explicit ranges: "between X and Y", "from X to Y", "X-Y", "X to Y seconds"
     rng = re.compile(
@@ -361,3 +365,30 @@ def windows(
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)
 
     return sorted(found, key=lambda w: w.pos)
+
+
+# "Which minute ...?", "which 30 seconds ...?", "which 10-minute stretch ...?": the video cut
+# into windows of that length, to rank.
+_WHICH_UNIT = re.compile(r"\bwhich\s+(?:(\d+|\w+)[\s-]*)?(second|minute|hour)s?\b", re.I)
+MOST_UNIT_WINDOWS = 12  # as many windows as compare_windows ranks
+
+
+def unit_length(text: str) -> float | None:
+    """The length in seconds of the part a "which minute ...?" question ranks, else None."""
+    m = _WHICH_UNIT.search(text)
+    if not m:
+        return None
+    n = _amount(m.group(1)) if m.group(1) else 1.0
+    return (n or 1.0) * _UNIT_S[m.group(2)[0].lower()]
+
+
+def unit_windows(text: str, duration: float) -> list[tuple[float, float]]:
+    """The windows of a "which minute ...?" question over the video, when they number 2 to
+    MOST_UNIT_WINDOWS (the last one shorter when the length does not divide); else []."""
+    unit = unit_length(text)
+    if not unit or duration <= 0:
+        return []
+    n = math.ceil(duration / unit - 1e-6)
+    if not 2 <= n <= MOST_UNIT_WINDOWS:
+        return []
+    return [(i * unit, min((i + 1) * unit, duration)) for i in range(n)]

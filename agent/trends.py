@@ -38,7 +38,9 @@ def growth_claim(text: str) -> str | None:
 # noise fade?" asks whether the picture improves.
 _LESSENS = re.compile(r"\b(fad(?:e|es|ed|ing)|diminish\w*|decreas\w*|lessen\w*|subsid\w*|"
                       r"disappear\w*|vanish\w*|go(?:es)? away|weaken\w*|die(?:s)? down|"
-                      r"eas(?:e|es|ing) off|clear(?:s|ed)? up|recede\w*|goes down|weaker|milder|lighter|fainter|less (?:noticeable|visible|severe|frequent))\b",
+                      r"eas(?:e|es|ing) off|clear(?:s|ed)? up|recede\w*|goes down|"
+                      r"weaker|milder|lighter|fainter|"
+                      r"less (?:noticeable|visible|severe|frequent))\b",
                       re.I)
 _GROWS = re.compile(r"\b(grow\w*|increas\w*|intensif\w*|stronger|heavier|worsen\w*|build(?:s)? up|"
                     r"more (?:noticeable|visible|pronounced|severe|intense))\b", re.I)

@@ -27,6 +27,7 @@ from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
 from agent.questions import Mention, Question, Window, rank_event
 from agent.timefmt import hms
+from agent.times import unit_length, unit_windows
 
 
 def typed_windows(q: Question) -> list[tuple[Mention, Window]]:
@@ -68,8 +69,12 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_durations(q, ev, named[:2])
     if len(named) >= 2 and not q.windows and not any(sp for _, sp in opts):
         return compare_types(q, ev, named)  # "the brightness or the colour problem?"
-    if not q.options and not q.windows and not q.n_segments and not _PARTS.search(q.text):
-        return worst_moment(q, ev, ctx)  # "when is the quality worst?": no parts named
+    if not q.options and not q.windows and not q.n_segments and (
+            not _PARTS.search(q.text) or unit_length(q.text)
+            and not unit_windows(q.text, ctx.duration_s)):
+        # "when is the quality worst?": no parts named; "which minute of the two hours?":
+        # too many to rank, the worst moment says which
+        return worst_moment(q, ev, ctx)
     cmp = ev.get("compare_windows")
     if not cmp:
         return generic(q, ev, ctx)

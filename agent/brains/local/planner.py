@@ -21,6 +21,7 @@ from agent.brains.local.evidence import Evidence, read_as, window_args
 from agent.brains.local.totals import aggregate
 from agent.context import RunContext
 from agent.questions import Question, parse_question
+from agent.times import unit_windows
 from agent.trace import text_of
 from tools.timeline import equal_segments
 
@@ -93,8 +94,9 @@ class LocalBrain:
                 steps += [("find_events", compare.typed_args(m, w, duration)) for m, w in pairs]
             wins = opt_wins if len(opt_wins) >= 2 else [
                 [w.start_s, w.end_s] for w in q.windows] if len(q.windows) >= 2 else []
-            if not wins and not any(o.types for o in q.options):
-                wins = [list(w) for w in equal_segments(duration, 2)]
+            if not wins and not any(o.types for o in q.options):  # "which minute ...?"
+                wins = [list(w) for w in unit_windows(q.text, duration)
+                        or equal_segments(duration, 2)]
             if len(wins) >= 2:
                 steps.append(("compare_windows", {"windows": wins[:12], "type": t or "any"}))
             steps.append(("find_events", {"type": "any", **win}))
