@@ -66,3 +66,17 @@ def test_the_cleaner_half_is_the_one_without_the_event(tmp_path):
 ])
 def test_free_words_for_a_type(question, etype):
     assert [m.type for m in parse_question(question, [], 180.0).types][:1] == [etype], question
+
+
+def test_options_in_one_word():
+    from agent.questions import parse_option
+    assert [(m.type, m.subtype) for m in parse_option("D", "Dark", 180.0).types] == [
+        ("exposure", "too dark")]
+    assert parse_option("D", "Nothing", 180.0).none
+    assert parse_option("D", "Nothing wrong", 180.0).none
+    assert not parse_option("B", "No", 180.0).none  # a yes/no option stays one
+    q = parse_question("Quel est le principal défaut ?", ["Flou", "Bruit", "Rien"], 180.0)
+    assert q.options[2].none and not q.options[2].types
+    q = parse_question("What best describes the picture between 0:45 and 1:05?",
+                       ["Sharp and clean", "Grainy", "Blurry", "Dark"], 180.0)
+    assert q.kind == "classification" and q.options[3].types[0].type == "exposure"
