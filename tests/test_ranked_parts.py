@@ -80,3 +80,16 @@ def test_options_in_one_word():
     q = parse_question("What best describes the picture between 0:45 and 1:05?",
                        ["Sharp and clean", "Grainy", "Blurry", "Dark"], 180.0)
     assert q.kind == "classification" and q.options[3].types[0].type == "exposure"
+
+
+def test_a_window_whose_signal_differs_without_an_event_says_why_none_was_reported(tmp_path):
+    idx = make_index(200.0, [])
+    t = idx.samples["t"]
+    inside = (t >= 60) & (t < 80)
+    idx.samples["detail"][inside] = 0.05  # far less fine detail, and no event
+    idx.samples["sharpness"][inside] = 40.0
+    ans = ask(idx, "How severe is the blur between 1:00 and 1:20?", (), tmp_path)
+    assert "No blur was detected" in ans.answer, ans.answer
+    assert "did not stand out from the footage around it" in ans.answer, ans.answer
+    ans = ask(idx, "How severe is the blur between 2:00 and 2:20?", (), tmp_path)
+    assert "did not stand out" not in ans.answer, ans.answer

@@ -44,10 +44,18 @@ def timeline_text(evs: Sequence[Ev]) -> str:
 def score_note(data: dict[str, Any], etype: str | None) -> str:
     """The window's signal score for a type, in words (for "not detected" answers)."""
     score = data.get("signal_score") if data else None
-    if etype and isinstance(score, int | float):
-        return (f" (its signal score is {score:.2f}, where 1 is as strong as a reportable event; "
-                "events are reported from severity 0.2)")
-    return ""
+    if not etype or not isinstance(score, int | float):
+        return ""
+    if score < 1.0:
+        return (f" (its signal there departs from the video's median by {score:.2f} of the "
+                "smallest step a detector reports)")
+    # The score weighs the window against the whole video; a detector against the footage
+    # around it, in the same shot: a high score without an event is a difference of content
+    # (a darker or plainer scene), or a change too gradual or too mild to read as a defect.
+    return (f" (its signal there departs from the video's median by {score:.1f}x the smallest "
+            "step a detector reports, but did not stand out from the footage around it as a "
+            "defect does: a difference of content, or a change too gradual to tell apart "
+            "from one)")
 
 
 def segments(evs: Sequence[Ev]) -> list[Ev]:
