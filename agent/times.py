@@ -298,6 +298,14 @@ def windows(
         if free(m):
             for i, name in enumerate(("beginning", "middle", "end")):
                 add(m, i * d / 3, (i + 1) * d / 3, name)
+    # "somewhere in the middle", "at some point near the end": a vague time, its third
+    vague = re.compile(r"\b(?:somewhere|sometime|some\s+time|at\s+some\s+(?:point|moment))\s+"
+                       r"(?:in|near|towards?|during|around)\s+the\s+(beginning|start|opening|"
+                       r"middle|end|ending)\b", re.IGNORECASE)
+    for m in vague.finditer(text):
+        if free(m):
+            i = {"middle": 1, "end": 2, "ending": 2}.get(m.group(1).lower(), 0)
+            add(m, i * d / 3, (i + 1) * d / 3, m.group(0))
     loose = re.compile(
         r"\b(?:at|in|near|towards?|during|than|versus|vs\.?|with|is|was|does|did)\s+the\s+(beginning|start|opening|end|ending|"
         r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro|"

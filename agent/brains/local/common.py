@@ -19,10 +19,12 @@ Ev = dict[str, Any]
 
 def ev_line(e: Ev) -> str:
     """One event in words: type, subtype, span, severity and two evidence numbers."""
-    sub = f" ({e['subtype']})" if e.get("subtype") else ""
+    name = type_name(e["type"])
+    # "jitter (camera shake)" already says its only subtype
+    sub = f" ({e['subtype']})" if e.get("subtype") and f"({e['subtype']})" not in name else ""
     ev = e.get("evidence") or {}
     nums = ", ".join(f"{k} {v}" for k, v in list(ev.items())[:2] if k != "signal")
-    return (f"{type_name(e['type'])}{sub} from {hms(e['start_s'])} to "
+    return (f"{name}{sub} from {hms(e['start_s'])} to "
             f"{hms(e['end_s'])} (severity {e['severity']:.2f}" + (f"; {nums}" if nums else "")
             + ")")
 
@@ -41,13 +43,15 @@ def timeline_text(evs: Sequence[Ev]) -> str:
         + ("." if len(evs) <= 8 else f"; and {len(evs) - 8} more.")
 
 
-def score_note(data: dict[str, Any], etype: str | None) -> str:
-    """The window's signal score for a type, in words (for "not detected" answers)."""
+def score_note(data: dict[str, Any], etype: str | None, shown: bool = False) -> str:
+    """The window's signal score for a type, in words (for "not detected" answers; `shown`:
+    the answer reads it as a visible sub-event level, so no "did not stand out")."""
     score = data.get("signal_score") if data else None
     if not etype or not isinstance(score, int | float):
         return ""
-    if score < 1.0:
-        return (f" (its signal there departs from the video's median by {score:.2f} of the "
+    if score < 1.0 or shown:
+        amount = f"{score:.1f}x" if score >= 1.0 else f"{score:.2f} of"
+        return (f" (its signal there departs from the video's median by {amount} the "
                 "smallest step a detector reports)")
     # The score weighs the window against the whole video; a detector against the footage
     # around it, in the same shot: a high score without an event is a difference of content

@@ -175,12 +175,18 @@ def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     yes when any (or, with "both" / "and", every) one of them is there."""
     lo, hi = q.scope(ctx.duration_s)
     seen: dict[str, list[dict[str, Any]]] = {}
+    accepts: dict[str, tuple[str, ...]] = {}
     for m in q.types:
-        if m.type in seen:
-            continue
+        # "does it drop frames or stutter?": words of one defect (one accepts the other's
+        # events) are answered once, with the events of both
+        key = next((k for k in seen if k in m.accepts or m.type in accepts[k]), m.type)
+        accepts.setdefault(key, m.accepts)
         evs = [e for e in touching(ev.all_events(), lo, hi)
                if e["type"] in m.accepts and fits_subtype(m, e)]
-        seen[m.type] = _in_question_window(q, split_lasting(evs)[0])
+        got = seen.setdefault(key, [])
+        got += [e for e in _in_question_window(q, split_lasting(evs)[0]) if e not in got]
+    for evs in seen.values():
+        evs.sort(key=lambda e: e["start_s"])
     every = bool(re.search(r"\b(both|and|as well as|together with)\b", q.text, re.I)) and \
         not re.search(r"\bor\b", q.text, re.I)
     present = all(seen.values()) if every else any(seen.values())
@@ -188,7 +194,7 @@ def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     parts = [f"{type_name(t)}: " + ("; ".join(ev_line(e) for e in evs[:3]) if evs else
                                    "none") for t, evs in seen.items()]
     found_types = [type_name(t) for t, evs in seen.items() if evs]
-    if every or any(o.yes or o.no for o in q.options):
+    if every or len(seen) == 1 or any(o.yes or o.no for o in q.options):
         lead = "Yes" if present != q.absent else "No"
     else:  # "is it blurry or noisy?": which of them
         lead = (" and ".join(found_types).capitalize() if found_types else "Neither")
@@ -229,9 +235,9 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = none_option(q)
     yes, no = ("No", "Yes") if q.absent else ("Yes", "No")  # "is it sharp?" asks for none
     if probed:
-        text = (f"{yes}: {name} {agree(base, 'is', 'are')} present {span}, below the event "
-                "threshold: its signal "
-                f"score there is {data.get('signal_score', 0):.2f}, far above what clean "
+        text = (f"{yes}: {name} {agree(base, 'shows', 'show')} {span}, though too weakly "
+                "for an event of its own: its signal there is "
+                f"{data.get('signal_score', 0):.2f} of an event's, far above what clean "
                 "windows reach.")
     elif q.count:
         text = (f"{yes if present else no}: {len(evs)} lasting {name} event(s) {span}"

@@ -64,7 +64,7 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         conf = 0.6
     elif level > 0:
         text = (f"The {name} {where(q, ctx.duration_s)} stays below the event "
-                f"threshold but clearly shows{score_note(data, q.type)}: it is "
+                f"threshold but clearly shows{score_note(data, q.type, True)}: it is "
                 f"{'moderate' if level >= 2 else 'mild'}.")
     else:
         text = (f"No {name} {agree(name, 'was', 'were')} detected {where(q, ctx.duration_s)}"

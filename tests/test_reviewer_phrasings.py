@@ -1,0 +1,81 @@
+"""Faults a reviewer-style probe found on real clips (session 18): vague times, past-tense
+order questions, two words for one defect, doubled labels, "or" in other languages, colours
+that look washed out, and answers that contradicted themselves."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from agent.brains.local.common import ev_line
+from agent.questions import parse_question
+from tools.model import Event
+
+
+def test_somewhere_in_the_middle_is_the_middle_third():
+    q = parse_question("The image hangs somewhere in the middle - for how many seconds?",
+                       [], 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(60.0, 120.0)]
+    q = parse_question("Does it freeze at some point near the end?", [], 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(120.0, 180.0)]
+    # a plain "in the middle" stays the narrow middle
+    assert parse_question("Is there blur in the middle?", [], 180.0).windows[0].start_s == 81.0
+
+
+@pytest.mark.parametrize("question", [
+    "Which came first: the image getting grainy or it going out of focus?",
+    "Which happened first, the colour tint problem or the picture freezing?",
+    "Which problem started earlier, the noise or the blur?",
+])
+def test_order_questions_in_the_past_tense(question):
+    assert parse_question(question, [], 180.0).kind == "temporal_relation"
+
+
+def test_which_came_first_names_both_and_the_order(tmp_path):
+    idx = make_index(200.0, [Event("jitter", 30.0, 50.0, 1.0, 9.0, "camera shake", {}),
+                             Event("frame_drop", 100.0, 120.0, 0.8, 5.0, "frame-rate drop", {})])
+    ans = ask(idx, "Which came first, the shaky camera or the choppy motion?", (), tmp_path)
+    assert ans.answer.startswith("The jitter (camera shake) comes first"), ans.answer
+    assert "(camera shake) (camera shake)" not in ans.answer
+
+
+def test_two_words_for_one_defect_are_answered_once(tmp_path):
+    idx = make_index(200.0, [Event("frame_drop", 100.0, 120.0, 0.8, 5.0, "frame-rate drop", {}),
+                             Event("jitter", 30.0, 50.0, 1.0, 9.0, "camera shake", {})])
+    ans = ask(idx, "Does the video drop frames or stutter?", (), tmp_path)
+    assert ans.answer.startswith("Yes."), ans.answer
+    assert len(ans.segments) == 1 and ans.segments[0].start_s == 100.0, ans.segments
+    # "the frame rate dropped" names frame drops, not the camera's shake
+    ans = ask(idx, "Does the motion stutter at some point, as if the frame rate dropped?", (),
+              tmp_path)
+    assert [s.start_s for s in ans.segments] == [100.0], ans.answer
+
+
+def test_a_type_name_that_says_its_subtype_is_not_doubled():
+    e = {"type": "jitter", "subtype": "camera shake", "start_s": 1.0, "end_s": 2.0,
+         "severity": 0.5}
+    assert ev_line(e).startswith("jitter (camera shake) from"), ev_line(e)
+
+
+@pytest.mark.parametrize(("question", "types"), [
+    ("视频中有没有噪点或者画面变暗的地方？", ["noise", "exposure"]),
+    ("L'image est-elle floue ou bruitée ?", ["blur", "noise"]),
+    ("Ist das Bild unscharf oder verrauscht?", ["blur", "noise"]),
+    ("When do the colours look washed out?", ["colour"]),
+    ("When does the image look washed out?", ["exposure"]),
+])
+def test_or_in_other_languages_and_washed_out_colours(question, types):
+    q = parse_question(question, [], 180.0)
+    assert [m.type for m in q.types] == types, question
+    if len(types) == 2:
+        assert " or " in q.text, q.text
+
+
+def test_where_in_french_still_locates():
+    assert parse_question("Où l'image est-elle floue ?", [], 180.0).kind == "localization"
+
+
+def test_a_stretch_is_no_unknown_word():
+    q = parse_question("Is there a stretch where the picture goes purple?", [], 180.0)
+    assert q.unknown == [] and q.types[0].type == "colour"
