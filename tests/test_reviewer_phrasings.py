@@ -79,3 +79,25 @@ def test_where_in_french_still_locates():
 def test_a_stretch_is_no_unknown_word():
     q = parse_question("Is there a stretch where the picture goes purple?", [], 180.0)
     assert q.unknown == [] and q.types[0].type == "colour"
+
+
+def test_the_chosen_option_is_said_when_the_main_type_is_another(tmp_path):
+    idx = make_index(200.0, [Event("colour", 2.0, 75.0, 0.45, 3.0, "hue shift", {}),
+                             Event("interlace", 64.0, 77.0, 0.4, 4.0, "combing", {})])
+    ans = ask(idx, "Which defect is present around 1:00-1:20?",
+              ["interlacing artefacts", "a frozen picture", "noise", "darkening"], tmp_path)
+    assert ans.choice == "A"
+    assert "Of the options' distortions, interlacing (combing) is the one present" \
+        in ans.answer, ans.answer
+
+
+def test_a_choice_no_evidence_supports_is_said_to_be_a_guess(tmp_path):
+    idx = make_index(200.0, [Event("colour", 130.0, 135.0, 0.6, 3.0, "hue shift", {})])
+    ans = ask(idx, "What is the main problem in 2:00-2:30?",
+              ["heavy compression", "overexposure", "freeze", "noise"], tmp_path)
+    assert ans.choice is not None
+    assert f"Option {ans.choice} is a guess" in ans.answer, ans.answer
+    # a choice the evidence supports is no guess
+    ans = ask(idx, "What is the main problem in 2:00-2:30?",
+              ["heavy compression", "a colour shift", "freeze", "noise"], tmp_path)
+    assert ans.choice == "B" and "guess" not in ans.answer, ans.answer

@@ -142,4 +142,26 @@ def generic(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             best, best_score = o.letter, s
     summary = timeline_text([x.to_event() for x in found_])
     return {"answer": summary, "choice": best if q.options else None,
-            "segments": segments([x.to_event() for x in found_]), "confidence": 0.35}
+            "segments": segments([x.to_event() for x in found_]), "confidence": 0.35,
+            "claims_met": best_score > 0}
+
+
+def signal_guess(q: Question, ev: Evidence) -> tuple[str, str, float] | None:
+    """(letter, type, score): the option naming the type whose signal is strongest in the
+    windows measured so far (type scores of measure_window / compare_windows), when no
+    option's claim was found as an event; None when no option's type was measured."""
+    scores: dict[str, float] = {}
+    for name, _, data in ev.calls:
+        if not data or name not in ("measure_window", "compare_windows"):
+            continue
+        for st in [data, *data.get("windows", [])]:
+            for t, v in (st.get("type_scores") or {}).items():
+                if isinstance(v, int | float):
+                    scores[t] = max(scores.get(t, 0.0), float(v))
+    best = None
+    for o in q.options:
+        for m in o.types:
+            for t in m.accepts:
+                if scores.get(t, 0.0) > (best[2] if best else 0.0):
+                    best = (o.letter, t, scores[t])
+    return best

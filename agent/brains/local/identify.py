@@ -35,12 +35,19 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     if not evs:
         choice = none_option(q)
         conf = 0.6
+        text = f"No quality distortion was detected {span}."
         if choice is None and q.options:
             scores = (ev.get("measure_window") or {}).get("type_scores") or {}
             choice, _ = by_type(q, {k: v for k, v in scores.items() if v > 0})
             conf = 0.25
-        return {"answer": f"No quality distortion was detected {span}.", "choice": choice,
-                "confidence": conf}
+            picked = next((o for o in q.options if o.letter == choice), None)
+            if picked is not None:
+                t, v = max(((t, scores.get(t, 0.0)) for m in picked.types for t in m.accepts),
+                           key=lambda tv: tv[1])
+                text += (f" Option {choice} is a guess: its {TYPE_NAMES.get(t, t)} signal is "
+                         f"the strongest measured there ({v:.1f}x the smallest step a "
+                         "detector reports), below an event's.")
+        return {"answer": text, "choice": choice, "confidence": conf}
     top = max(load, key=load.get)
     subs = subtypes(evs)
     choice, conf = by_type(q, load, subs)
@@ -48,7 +55,13 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     text = (f"The distortion {span} is {TYPE_NAMES.get(top, top)}"
             + (f" ({subs[top]})" if subs.get(top) else "") + ": "
             + "; ".join(ev_line(e) for e in main[:3]) + ".")
-    others = sorted(set(load) - {top})
+    picked = next((o for o in q.options if o.letter == choice), None)
+    named = [t for m in (picked.types if picked else []) for t in m.accepts if t in load]
+    if named and top not in named:  # the option chosen names a type beside the main one
+        text += (f" Of the options' distortions, {TYPE_NAMES.get(named[0], named[0])} is the "
+                 "one present: " + ev_line(next(e for e in evs if e["type"] == named[0]))
+                 + ".")
+    others = sorted(set(load) - {top} - set(named[:1]))
     if others:
         text += " Also present: " + ", ".join(TYPE_NAMES.get(t, t) for t in others) + "."
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}

@@ -20,6 +20,7 @@ from agent.brains.local.common import option_windows
 from agent.brains.local.evidence import Evidence, read_as, window_args
 from agent.brains.local.totals import aggregate
 from agent.context import RunContext
+from agent.distortions import TYPE_NAMES
 from agent.questions import Question, parse_question
 from agent.times import unit_windows
 from agent.trace import text_of
@@ -129,8 +130,23 @@ class LocalBrain:
                               "answer from.", "choice": None, "segments": [], "confidence": 0.0}
         out = HANDLERS.get(q.kind, explain.generic)(q, ev, ctx)
         if q.options and out.get("choice") is None and q.kind != "not_understood":
-            out["choice"] = explain.generic(q, ev, ctx)["choice"]
+            # No answer module chose: the option whose claims the evidence meets best; when
+            # none is met, a guess, said as one (from the strongest signal, if measured)
+            fallback = explain.generic(q, ev, ctx)
+            out["choice"] = fallback["choice"]
             out["confidence"] = min(out.get("confidence", 0.3), 0.3)
+            guess = None if fallback["claims_met"] else explain.signal_guess(q, ev)
+            if guess:
+                out["choice"] = guess[0]
+                out["answer"] += (f" Option {guess[0]} is a guess: no option's claim was found "
+                                  f"as an event, and its {TYPE_NAMES.get(guess[1], guess[1])} "
+                                  f"signal is the strongest measured ({guess[2]:.1f}x the "
+                                  "smallest step a detector reports).")
+            elif not fallback["claims_met"] and out["choice"]:
+                out["answer"] += (f" Option {out['choice']} is a guess: no option's claim was "
+                                  "measured.")
+                out["confidence"] = min(out["confidence"], 0.15)
+        out.pop("claims_met", None)
         if q.unknown:
             out["answer"] = explain.unknown_note(q) + out["answer"]
         out.setdefault("segments", [])
