@@ -102,3 +102,39 @@ def test_a_rate_drop_in_a_real_encode_is_found(tmp_path: Path):
     assert len(drops) == 1, idx.events
     assert abs(drops[0].start_s - 12.0) <= 1.5 and abs(drops[0].end_s - 24.0) <= 1.5, drops
     assert drops[0].evidence["hold_frames"] == 2
+
+
+def _look_ctx(duration: float = 180.0, fps: float = 25.0):
+    from types import SimpleNamespace
+    return SimpleNamespace(has_frames=True, frames={"t": np.arange(0, duration, 1 / fps)})
+
+
+def _rate(a: float, b: float, k: int):
+    from tools.model import Event
+    return Event("frame_drop", a, b, 1 - 1 / k, 3.0, "frame-rate drop", {"hold_frames": k})
+
+
+def _singles(a: float, b: float, share: float):
+    from tools.model import Event
+    return Event("frame_drop", a, b, 0.8, 50.0, "repeated frames",
+                 {"median_hold_frames": 1.0, "share_repeated": share})
+
+
+def test_a_cadence_the_footage_keeps_coming_back_to_is_its_look():
+    """Doubled-up shots every 12 s of a looped 12.5-fps cartoon: no frame drop; a drop to a
+    fifth of the rate in one stretch of the same video stays."""
+    from tools.detectors.frame_drop import cadence_look
+    look = [_rate(a, a + 6, 2) for a in range(0, 180, 12)]
+    sparse = [_singles(a + 6.5, a + 9, 0.2) for a in range(0, 180, 36)]
+    drop = _rate(150.0, 165.0, 5)
+    kept = cadence_look(_look_ctx(), look + sparse + [drop])
+    assert kept == [drop]
+    # the same doubled cadence in one stretch only is a drop to half the rate
+    once = [_rate(60.0, 66.0, 2), _rate(72.0, 78.0, 2)]
+    assert cadence_look(_look_ctx(), once) == once
+    # irregular single repeats alone set no look, however widespread
+    scattered = [_singles(a, a + 3, 0.15) for a in range(0, 180, 20)]
+    assert cadence_look(_look_ctx(), scattered) == scattered
+    # a short video: one drop fills its parts
+    short = [_rate(a, a + 5, 2) for a in range(0, 30, 6)]
+    assert cadence_look(_look_ctx(30.0), short) == short

@@ -25,7 +25,7 @@ from tools.detectors.corruption import inside_spans
 from tools.detectors.exposure import ExposureDetector, washed_out
 from tools.detectors.finish import finish
 from tools.detectors.flicker import FlickerDetector
-from tools.detectors.frame_drop import FrameRateDetector, pieces_of_rate_drops
+from tools.detectors.frame_drop import FrameRateDetector, cadence_look, pieces_of_rate_drops
 from tools.detectors.jitter import JitterDetector, noise_not_jitter
 from tools.detectors.noise import NoiseDetector
 from tools.detectors.repeats import RepeatsDetector
@@ -58,11 +58,12 @@ DETECTORS: tuple[Detector, ...] = (
 # pictures (added before the hue shifts that explain exposure events drop any), blur or
 # over-sharpening (judged beside every other event still present), noise that is
 # over-sharpening's doing, jitter that is noise's
-# or flicker's doing, exposure that is a hue shift's, repeats and jerks that are a frame-rate
-# drop's.
+# or flicker's doing, exposure that is a hue shift's, regular cadences that are the footage's
+# own look, repeats and jerks that are a frame-rate drop's.
 Revision = Callable[[Context, list[Event]], list[Event]]
 REVISIONS: tuple[Revision, ...] = (washed_out, blur_or_sharpening, noise_of_sharpening,
-                                   noise_not_jitter, hue_not_exposure, pieces_of_rate_drops)
+                                   noise_not_jitter, hue_not_exposure, cadence_look,
+                                   pieces_of_rate_drops)
 
 # Every spatial spec in order of evaluation, and the kinds that explain each type away.
 SPATIAL_SPECS: tuple[SpatialSpec, ...] = tuple(

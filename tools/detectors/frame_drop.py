@@ -22,6 +22,7 @@ from tools.detectors.base import Context, Detector
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.repeats import FROZEN_DIFF
 from tools.detectors.series import overlap_share
+from tools.detectors.whole_video import WHOLE_VIDEO_PARTS
 from tools.model import Event
 
 # Frames each picture is held for: the rate falling to 1/2 .. 1/6 of the stream's.
@@ -126,6 +127,53 @@ def rate_drop_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
                       "frames": int(b - a)},
         ))
     return events
+
+
+# A cadence the footage keeps coming back to is its look, not a drop: cartoons animated on
+# twos in some shots and on ones in others, a low-rate source doubled up (12.5 to 25 fps)
+# whose still and moving shots alternate. Regular holds (rate drops of one hold k, and
+# clusters of single repeated frames, one every other frame or more) found in all but one
+# of the video's WHOLE_VIDEO_PARTS equal parts are such a look; a drop is a departure in one
+# stretch. Only videos of LOOK_MIN_S or more: in a short one a single drop fills the parts.
+LOOK_MIN_S = 60.0
+LOOK_REGULAR_SHARE = 0.3  # repeated frames in a cluster at least this share of its frames
+
+
+def _regular(e: Event) -> int | None:
+    """The hold k of a regular-cadence frame_drop event (a rate drop's, or 2 for a cluster
+    of single repeated frames at least every other frame), else None."""
+    if e.type != "frame_drop":
+        return None
+    if e.subtype == SUBTYPE:
+        return int(e.evidence.get("hold_frames", 0)) or None
+    ev = e.evidence
+    if ev.get("median_hold_frames") == 1.0 and ev.get("share_repeated", 0) >= LOOK_REGULAR_SHARE:
+        return 2
+    return None
+
+
+def cadence_look(ctx: Context, events: list[Event]) -> list[Event]:
+    """Drop the regular-cadence frame_drop events of a hold k found in all but one of the
+    video's equal parts: the footage's own cadence (see LOOK_MIN_S)."""
+    t = ctx.frames.get("t", np.zeros(0)) if ctx.has_frames else np.zeros(0)
+    if len(t) < 2 or t[-1] - t[0] < LOOK_MIN_S:
+        return events
+    edges = np.linspace(t[0], t[-1], WHOLE_VIDEO_PARTS + 1)
+    parts: dict[int, set[int]] = {}
+    for e in events:
+        k = _regular(e)
+        if k is not None:
+            parts.setdefault(k, set()).update(
+                i for i in range(WHOLE_VIDEO_PARTS)
+                if e.end_s > edges[i] and e.start_s < edges[i + 1])
+    look = {k for k, seen in parts.items() if len(seen) >= WHOLE_VIDEO_PARTS - 1}
+    if not look:
+        return events
+    # a doubled-up look also shows where fewer of its frames move: single repeats there too
+    single = 2 in look
+    return [e for e in events if _regular(e) not in look and not (
+        single and e.type == "frame_drop" and e.subtype != SUBTYPE
+        and e.evidence.get("median_hold_frames") == 1.0)]
 
 
 def pieces_of_rate_drops(ctx: Context, events: list[Event]) -> list[Event]:
