@@ -161,38 +161,3 @@ def test_a_departure_swinging_about_the_limit_is_one_stretch(monkeypatch):
     found = [e for e in st.stretch_events(*_luma_with(luma)) if e.subtype == "too dark"]
     assert len(found) == 1, found
     assert abs(found[0].start_s - 60) <= 1.0 and abs(found[0].end_s - 100) <= 1.0, found
-
-
-def _shot_limits(plain: float, shots: float):
-    return lambda key: shots if key.endswith("_shots") else plain
-
-
-def test_a_stretch_of_whole_shots_is_judged_on_its_own_limit(monkeypatch):
-    """A 3-s clip looped (a cut at every loop point) with grain x8 over 40-70 s: no end of
-    the stretch lies in a shot long enough to judge, so it is a stretch of whole shots, found
-    above the limit calibrated for those and not below it."""
-    t = np.arange(360) * 0.5
-    cuts = [float(c) for c in np.arange(3.0, 180.0, 3.0)]
-    noise = np.full(360, 0.3)
-    noise[(t >= 40) & (t < 70)] = 2.4  # log((2.4 + 1) / 1.3): a departure of ~0.96
-    monkeypatch.setattr(st, "value", _shot_limits(1.5, 0.8))  # no end judged: plain misses
-    found = [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"]
-    assert len(found) == 1, found
-    assert abs(found[0].start_s - 40) <= 1.0 and abs(found[0].end_s - 70) <= 1.0
-    assert found[0].evidence["limit"] == 0.8
-    monkeypatch.setattr(st, "value", _shot_limits(1.5, 1.2))
-    assert [e for e in st.stretch_events(_samples(noise), {}, cuts) if e.type == "noise"] == []
-
-
-def test_whole_shots_need_cuts_inside(monkeypatch):
-    """One long shot, or two, that look different: a montage's, not a stretch of shots."""
-    t = np.arange(360) * 0.5
-    monkeypatch.setattr(st, "value", _shot_limits(1.5, 0.8))
-    for cuts in ([30.0, 60.0, 90.0, 120.0], [30.0, 60.0, 75.0, 90.0, 120.0]):
-        noise = np.full(360, 0.3)
-        noise[(t >= 60) & (t < 90)] = 2.4
-        assert [e for e in st.stretch_events(_samples(noise), {}, cuts)
-                if e.type == "noise"] == [], cuts
-    cuts = [30.0, 60.0, 70.0, 80.0, 90.0, 120.0]  # three shots: a run of whole shots
-    assert len([e for e in st.stretch_events(_samples(noise), {}, cuts)
-                if e.type == "noise"]) == 1

@@ -23,13 +23,6 @@ import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.series import hysteresis, merge_runs, runs
-from tools.detectors.stretch_ends import (
-    INSHOT_SHARE,
-    SHOTS_LEAST,
-    at_cut,
-    changes_in_shot,
-    whole_shots,
-)
 from tools.model import Event
 
 EXCLUDE_S = 8.0  # the neighbourhood starts this far away on each side ...
@@ -38,6 +31,17 @@ SMOOTH_S = 2.5  # running median before judging (a blip of content is not a stre
 MIN_STRETCH_S = 3.0  # shortest stretch reported
 MERGE_S = 2.0  # runs closer than this are one stretch
 STEP_REACH_S = 2.5  # a stretch's edge is placed at the largest jump this close to it
+CUT_NEAR_S = 0.5  # a stretch end this close to a shot cut (one sample) is the cut
+# An end inside a shot must be a change of the picture there: the stretch's part of the shot
+# differs from the rest of the shot by at least this share of the limit. Otherwise the shot as
+# a whole looks different and the end only marks a moment inside it (a montage clip soft
+# throughout, with a blink of focus 8 s in).
+INSHOT_SHARE = 0.5
+# ... and the rest must hold this much of the shot: its first or last 2 s (4 samples, about
+# a GOP of the usual encoders) are too few to say the picture changed. Encoders code a
+# shot's first frames apart (the key frame at a cut): the same second of a clean clip read
+# sharpness 716 in one loop of a montage and 1,551-2,515 in another.
+INSHOT_LEAST_S = 2.0
 # A stretch switched on or off at once (a filter, a setting, a link changing) is told from
 # the content's own slow changes (a scene fading to night over seconds) by its end: the mean
 # of the measure over ABRUPT_S after the end's largest jump differs from the mean over
@@ -166,11 +170,10 @@ def _step(t: np.ndarray) -> float:
     return float(np.median(np.diff(t))) if len(t) > 1 else 0.5
 
 
-def _quiet_limit(s: Stretch, abrupt: bool = False, shots: bool = False):
+def _quiet_limit(s: Stretch, abrupt: bool = False):
     def measure(video: CleanVideo) -> list[float]:
         """The least limit at which this clean video shows no stretch of the measure (with
-        `abrupt`, no stretch with an abrupt end inside a shot; with `shots`, no stretch of
-        whole shots)."""
+        `abrupt`, no stretch with an abrupt end inside a shot)."""
         x = series(video.samples, video.frames, s)
         t = np.asarray(video.samples.get("t", np.zeros(0)), dtype=np.float64)
         if x is None or len(t) < 3:
@@ -179,7 +182,7 @@ def _quiet_limit(s: Stretch, abrupt: bool = False, shots: bool = False):
         lo, hi = 0.0, 8.0
         def found(limit: float) -> bool:
             return bool(find_stretches(t, {s.key: x}, {s.key: limit}, cuts,
-                                       in_shot=False, abrupt=abrupt, shots=shots)[s.key])
+                                       in_shot=False, abrupt=abrupt)[s.key])
         if found(hi):
             return [hi]
         for _ in range(16):
@@ -204,18 +207,28 @@ ABRUPT_LIMITS: dict[str, Quantity] = {s.key: declare(Quantity(
 )) for s in STRETCHES}
 
 
-SHOTS_LIMITS: dict[str, Quantity] = {s.key: declare(Quantity(
-    key=f"stretch.{s.key}_shots", measure=_quiet_limit(s, shots=True), direction=+1,
-    default=8.0, log=False,
-    doc=f"least departure of log {s.signal} ({'up' if s.direction > 0 else 'down'}) from the "
-        f"footage around it at which a clean video shows no stretch of whole shots (at least "
-        f"{SHOTS_LEAST} cuts inside it)",
-)) for s in STRETCHES}
-
-
 def _with_flags(base: np.ndarray, flags: dict[str, np.ndarray]) -> np.ndarray:
     """The samples no neighbourhood may use: `base`, and any sample a measure flagged."""
     return base | np.any(list(flags.values()), axis=0) if flags else base
+
+
+def _at_cut(x: float, cuts: np.ndarray) -> bool:
+    return bool(len(cuts)) and float(np.min(np.abs(cuts - x))) <= CUT_NEAR_S
+
+
+def _changes_in_shot(t: np.ndarray, x: np.ndarray, at: float, start: float, end: float,
+                     cuts: np.ndarray, direction: int, least: float, step: float) -> bool:
+    """Whether the stretch [start, end) differs from the rest of the shot holding `at` (one
+    of its ends) by `least` in the degraded direction; False when the rest is too short to
+    judge (the end is then the shot's cut)."""
+    lo = float(cuts[cuts <= at].max()) if (cuts <= at).any() else -np.inf
+    hi = float(cuts[cuts > at].min()) if (cuts > at).any() else np.inf
+    shot = (t >= lo) & (t < hi) & np.isfinite(x)
+    inside = shot & (t >= start) & (t < end)
+    rest = shot & ~((t >= start) & (t < end))
+    if rest.sum() * step < INSHOT_LEAST_S or not inside.any():
+        return False
+    return bool(direction * (np.median(x[inside]) - np.median(x[rest])) >= least)
 
 
 def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
@@ -246,14 +259,11 @@ def stretch_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray]
     any_end = find_stretches(t, measures, limits, cuts, taken)
     sudden = find_stretches(t, {k: x for k, x in measures.items() if abrupt[k] < limits[k]},
                             abrupt, cuts, taken, abrupt=True)
-    by_shots = {k: value(SHOTS_LIMITS[k].key) for k in measures}
-    whole = find_stretches(t, measures, by_shots, cuts, taken, shots=True) if cuts else {}
     for k in measures:
         s = by_key[k]
         for start, end, level, limit in _union(
                 [(a, b, lv, limits[k]) for a, b, lv in any_end[k]]
-                + [(a, b, lv, abrupt[k]) for a, b, lv in sudden.get(k, [])]
-                + [(a, b, lv, by_shots[k]) for a, b, lv in whole.get(k, [])]):
+                + [(a, b, lv, abrupt[k]) for a, b, lv in sudden.get(k, [])]):
             # how strong, against the plain limit: an abrupt stretch is found from a lower
             # one (it is surer to be a degradation), not seen as any worse
             plain = limits[k]
@@ -301,14 +311,13 @@ def _abrupt(x: np.ndarray, j: int, entering: bool, direction: int, level: float,
 
 def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[str, float],
                    cuts: list[float] | None = None, taken: np.ndarray | None = None,
-                   in_shot: bool = True, abrupt: bool = False,
-                   shots: bool = False) -> dict[str, list[tuple[float, float, float]]]:
+                   in_shot: bool = True,
+                   abrupt: bool = False) -> dict[str, list[tuple[float, float, float]]]:
     """(start, end, departure) of every stretch of each measure (keys of STRETCHES); `taken`
     samples are never a reference. `in_shot`: an end inside a shot must also be a change of
     the picture there (off for calibrating the limits, which judges the departure alone: the
     check can only take stretches away, so the false-alarm rate stays at most the stated
-    one). `abrupt`: only stretches with an abrupt end inside a shot count (see ABRUPT_S).
-    `shots`: only stretches of whole shots count (see SHOTS_LEAST)."""
+    one). `abrupt`: only stretches with an abrupt end inside a shot count (see ABRUPT_S)."""
     step = _step(t)
     cut_times = np.asarray(sorted(cuts or []), dtype=np.float64)
     direction = {s.key: s.direction for s in STRETCHES}
@@ -339,19 +348,14 @@ def find_stretches(t: np.ndarray, measures: dict[str, np.ndarray], limits: dict[
             level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else limits[k]
             # judged without every sample any measure flagged, the run may no longer stand
             # out (rounds that did not settle, another measure's flags moving its reference)
-            if shots:
-                if level >= limits[k] and end - start >= MIN_STRETCH_S and whole_shots(
-                        t, x, start, end, cut_times, direction[k], least, step, in_shot):
-                    out[k].append((start, end, level))
-                continue
             if level < limits[k] or end - start < MIN_STRETCH_S or not any(
                     inner and (not abrupt or _abrupt(x, j, entering, direction[k], level, step,
                                                      others))
-                    and (not in_shot or changes_in_shot(t, x, at, start, end, cut_times,
+                    and (not in_shot or _changes_in_shot(t, x, at, start, end, cut_times,
                                                          direction[k], least, step))
                     for at, inner, j, entering in (
-                        (start, a > 0 and not at_cut(start, cut_times), ja, True),
-                        (end - 1e-6, b < len(t) and not at_cut(end, cut_times), jb, False))):
+                        (start, a > 0 and not _at_cut(start, cut_times), ja, True),
+                        (end - 1e-6, b < len(t) and not _at_cut(end, cut_times), jb, False))):
                 continue
             out[k].append((start, end, level))
     return out
