@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from agent.amounts import durations, numbers
 from agent.distortions import Mention, distortions
-from agent.times import Window, windows
+from agent.times import Window, part_only, windows
 from agent.vocabulary import vocabulary
 
 VOCAB = vocabulary()
@@ -99,7 +99,9 @@ def parse_option(letter: str, text: str, duration_s: float, n_segments: int | No
     return Option(
         letter=letter,
         text=text,
-        windows=windows(text, duration_s, n_segments, scenes),
+        windows=windows(text, duration_s, n_segments, scenes) or [
+            Window(*part, text.strip(), False, 0)
+            for part in [part_only(text, duration_s, n_segments)] if part],
         types=distortions(text),
         level=max(lv) if lv else None,
         grade=min(gr) if gr else None,

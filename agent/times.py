@@ -169,6 +169,8 @@ def windows(
             # "1 to 2 minutes": the bare first number takes the unit of the second
             last_unit = re.search(r"([a-z]+)\s*$", b_txt.lower())
             a = float(a_txt) * _UNIT_S.get(last_unit.group(1)[0] if last_unit else "s", 1.0)
+        if b < a:  # "between 2:00 and 1:30": the same window
+            a, b = b, a
         if b <= a:
             continue
         add(m, a, b, m.group(0).strip())
@@ -319,6 +321,8 @@ def windows(
             continue
         w = "middle" if m.group(3) else (m.group(1) or m.group(2)).lower()
         span = max(10.0, min(60.0, d * 0.1))
+        if re.match(r"(?:near|towards?)\b", m.group(0), re.I) and w != "middle":
+            span = max(span, d / 4)  # "near the end": a vaguer time than "at the end"
         if w in ("beginning", "start", "opening", "intro", "opening scene"):
             add(m, 0, span, m.group(0))
         elif w == "middle":
@@ -400,3 +404,22 @@ def unit_windows(text: str, duration: float) -> list[tuple[float, float]]:
     if not 2 <= n <= MOST_UNIT_WINDOWS:
         return []
     return [(i * unit, min((i + 1) * unit, duration)) for i in range(n)]
+
+
+# An option that is only a part of the video ("the beginning", "the middle", "the end"): with
+# nothing else to go by, one of the video's thirds (or of its `n` equal parts).
+_PART_ONLY = re.compile(r"^\s*(?:the\s+)?(?:(beginning|start|opening|first\s+part)|(middle|centre|"
+                        r"center|middle\s+part)|(end|ending|final\s+part|last\s+part))"
+                        r"(?:\s+of\s+the\s+(?:video|clip))?\s*[.!]?\s*$", re.I)
+
+
+def part_only(text: str, duration: float, n: int | None = None) -> tuple[float, float] | None:
+    """The window of an option naming only a part of the video, else None."""
+    m = _PART_ONLY.match(text)
+    if not m or duration <= 0:
+        return None
+    k = n if n and n >= 2 else 3
+    i = 0 if m.group(1) else (k - 1 if m.group(3) else (k // 2 if k % 2 else None))
+    if i is None:  # the middle of an even split: around the centre
+        return (duration / 2 - duration / (2 * k), duration / 2 + duration / (2 * k))
+    return (i * duration / k, (i + 1) * duration / k)

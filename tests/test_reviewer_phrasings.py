@@ -101,3 +101,55 @@ def test_a_choice_no_evidence_supports_is_said_to_be_a_guess(tmp_path):
     ans = ask(idx, "What is the main problem in 2:00-2:30?",
               ["heavy compression", "a colour shift", "freeze", "noise"], tmp_path)
     assert ans.choice == "B" and "guess" not in ans.answer, ans.answer
+
+
+def test_how_long_at_the_start_is_no_order_question():
+    q = parse_question("How long does the blurring at the start last, in seconds?", [], 150.0)
+    assert q.kind == "severity"
+
+
+def test_a_range_written_backwards_is_the_same_window():
+    q = parse_question("What is wrong between 2:00 and 1:30?", [], 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(90.0, 120.0)]
+
+
+def test_options_naming_only_a_part_are_its_thirds(tmp_path):
+    q = parse_question("Which third is the worst?", ["beginning", "middle", "end"], 150.0)
+    assert [[(w.start_s, w.end_s) for w in o.windows] for o in q.options] == [
+        [(0.0, 50.0)], [(50.0, 100.0)], [(100.0, 150.0)]]
+    idx = make_index(150.0, [Event("sharpening", 60.0, 90.0, 0.3, 2.0, "halo", {})])
+    ans = ask(idx, "Which third is the worst?", ["beginning", "middle", "end"], tmp_path)
+    assert ans.choice == "B" and "guess" not in ans.answer, ans.answer
+
+
+def test_near_the_end_is_vaguer_than_at_the_end():
+    near = parse_question("Does the image hang near the end?", [], 150.0).windows[0]
+    at = parse_question("Does the image hang at the end?", [], 150.0).windows[0]
+    assert (near.start_s, near.end_s) == (112.5, 150.0) and (at.start_s, at.end_s) == (135.0, 150.0)
+
+
+def test_a_time_past_the_end_is_said(tmp_path):
+    ans = ask(make_index(180.0, []), "Is the footage blurry at 3:30?", (), tmp_path)
+    assert ans.answer.startswith("The video is only 00:03:00.0 long: '3:30' lies past its end.")
+
+
+def test_overlapping_events_count_their_seconds_once(tmp_path):
+    idx = make_index(200.0, [Event("blur", 0.0, 40.0, 0.6, 2.0, "softness", {}),
+                             Event("blur", 30.0, 50.0, 0.6, 2.0, "motion", {})])
+    ans = ask(idx, "How long does the blur last?", (), tmp_path)
+    assert "lasting 50.0 s" in ans.answer, ans.answer
+
+
+def test_one_isolated_drop_is_no_trend_and_not_called_stable(tmp_path):
+    idx = make_index(180.0, [Event("colour", 95.0, 120.0, 1.0, 3.0, "hue shift", {})])
+    ans = ask(idx, "Does the picture quality degrade toward the end of the video?",
+              ["Yes", "No"], tmp_path)
+    assert ans.choice == "B"
+    assert "shows no trend over the video, only an isolated drop" in ans.answer, ans.answer
+
+
+def test_a_level_option_chosen_for_nothing_found_is_said_to_be_the_nearest(tmp_path):
+    ans = ask(make_index(150.0, []), "How severe is the blur in this video?",
+              ["mild", "moderate", "severe"], tmp_path)
+    assert ans.choice == "A" and "None of the options says so; 'mild' is the nearest." \
+        in ans.answer, ans.answer

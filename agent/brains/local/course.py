@@ -81,7 +81,11 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     # said of a distortion, its own course: it grows as the picture degrades
     state = {"degrading": "growing", "improving": "fading", "stable": "steady"}.get(
         measured, measured) if q.types else measured
-    text = (f"The {subject} {agree(subject, 'is', 'are')} {state} over the video{lean}: "
+    said = f"{agree(subject, 'is', 'are')} {state} over the video"
+    if measured == "stable" and found:  # not "stable" beside a part impaired 0.85
+        said = (f"{agree(subject, 'shows', 'show')} no trend over the video, only "
+                + ("an isolated drop" if len(found) == 1 else "isolated drops"))
+    text = (f"The {subject} {said}{lean}: "
             "impairment by part "
             + ", ".join(f"{p:.2f}" for p in prof) + " (0 clean .. 1 severe, in order); "
             f"{len(found)} degraded stretch(es)"

@@ -22,6 +22,7 @@ from agent.brains.local.totals import aggregate
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
 from agent.questions import Question, parse_question
+from agent.timefmt import hms
 from agent.times import unit_windows
 from agent.trace import text_of
 from tools.timeline import equal_segments
@@ -147,6 +148,11 @@ class LocalBrain:
                                   "measured.")
                 out["confidence"] = min(out["confidence"], 0.15)
         out.pop("claims_met", None)
+        past = [w for w in q.windows if ctx.duration_s > 0 and w.start_s >= ctx.duration_s - 1e-6]
+        if past:  # "at 3:30" in a 3-minute video: said, not silently read as its last instant
+            out["answer"] = (f"The video is only {hms(ctx.duration_s)} long: "
+                             f"{' and '.join(repr(w.label) for w in past)} lies past its end. "
+                             + out["answer"])
         if q.unknown:
             out["answer"] = explain.unknown_note(q) + out["answer"]
         out.setdefault("segments", [])

@@ -35,10 +35,10 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     name = what(q)
     worst = max((e["severity"] for e in evs), default=0.0)
     level = events_level(evs) if evs else probed_level(q.type, data)
-    total = sum(e["end_s"] - e["start_s"] for e in evs)
+    total = _union_s(evs)  # overlapping events of two types count their seconds once
     average = bool(re.search(r"\b(average|mean|typical|typically|usually)\b", low))
-    if average and evs:
-        total = total / len(evs)  # "the average length of a freeze": per event
+    if average and evs:  # "the average length of a freeze": per event
+        total = sum(e["end_s"] - e["start_s"] for e in evs) / len(evs)
     one = by_length(low, evs)
     if one:  # "how long is the longest freeze?": that one, not the sum
         evs, total = [one], one["end_s"] - one["start_s"]
@@ -69,4 +69,19 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     else:
         text = (f"No {name} {agree(name, 'was', 'were')} detected {where(q, ctx.duration_s)}"
                 f"{score_note(data, q.type)}, so its severity is none.")
+        picked = next((o for o in q.options if o.letter == choice), None)
+        if picked is not None and not (picked.none or picked.no) and level == 0:
+            # the options offer no "none": the mildest is the nearest, and said to be
+            text += f" None of the options says so; {picked.text!r} is the nearest."
+            conf = min(conf, 0.3)
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
+
+
+def _union_s(evs: list[dict[str, Any]]) -> float:
+    """Seconds covered by the events, each second once."""
+    total, end = 0.0, -float("inf")
+    for a, b in sorted((e["start_s"], e["end_s"]) for e in evs):
+        if b > end:
+            total += b - max(a, end)
+            end = b
+    return total
