@@ -138,3 +138,16 @@ def test_a_cadence_the_footage_keeps_coming_back_to_is_its_look():
     # a short video: one drop fills its parts
     short = [_rate(a, a + 5, 2) for a in range(0, 30, 6)]
     assert cadence_look(_look_ctx(30.0), short) == short
+
+
+def test_cuts_inside_a_rate_drop_are_its_jumps():
+    from tools.derive import joined_across
+    from tools.model import Scene
+    scenes = [Scene(0.0, 35.0, 0, 874), Scene(35.0, 35.8, 875, 894),
+              Scene(35.8, 38.8, 895, 969), Scene(38.8, 200.0, 970, 4999)]
+    joined = joined_across(scenes, [(30.0, 50.1)])
+    assert [(s.start_s, s.end_s, s.start_frame, s.end_frame) for s in joined] == [
+        (0.0, 200.0, 0, 4999)]
+    # a cut at the drop's edge may be the shot it starts with: kept
+    assert [s.start_s for s in joined_across(scenes, [(35.0, 50.1)])] == [0.0, 35.0]
+    assert joined_across(scenes, []) == scenes

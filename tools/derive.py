@@ -14,12 +14,17 @@ from tools.detectors.corruption import (
     explained_by_damage,
     without_damage_cuts,
 )
+from tools.detectors.frame_drop import SUBTYPE as RATE_DROP
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import interlace_events
 from tools.detectors.screen import without_design
 from tools.detectors.stretches import merged, stretch_events
 from tools.model import Event, Scene
 from tools.scenes import ShotDetector
+
+# A cut this far inside a frame-rate drop (s) is one of its jumps; at its edges it may be a
+# real cut that the drop starts or ends at.
+JOIN_MARGIN_S = 0.5
 
 
 def derive(
@@ -40,18 +45,47 @@ def derive(
     shots = ShotDetector(fps)
     shots.cuts = cuts
     scenes = shots.scenes(frames["t"], corr, frames.get("diff"))
-    events = detect_events(frames, samples, scenes, fps, damaged=damage_spans(damage))
-    freezes = freeze_events(frames, fps)
-    events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
-    events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
-                                           events))
-    events = explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
+    events = _events(frames, samples, scenes, fps, damage)
+    joined = joined_across(scenes, [(e.start_s, e.end_s) for e in events
+                                    if e.subtype == RATE_DROP])
+    if len(joined) < len(scenes):  # a rate drop's jumps are no cuts: judged again without
+        scenes, events = joined, _events(frames, samples, joined, fps, damage)
     if gated:
         events = gates.gated(events)
     t = frames.get("t", np.zeros(0))
     duration = float(t[-1] + 1.0 / fps) if len(t) else None
     events = without_design(gates.clipped(gates.deduplicated(events), duration), frames, duration)
     return scenes, sorted(events, key=lambda e: (e.start_s, e.type))
+
+
+def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
+            scenes: list[Scene], fps: float, damage: list[Event]) -> list[Event]:
+    """The events of the detectors, freezes, stretches, interlacing and damage for these
+    scenes (before the gates)."""
+    events = detect_events(frames, samples, scenes, fps, damaged=damage_spans(damage))
+    freezes = freeze_events(frames, fps)
+    events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
+    events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
+                                           events))
+    return explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
+
+
+def joined_across(scenes: list[Scene], spans: list[tuple[float, float]]) -> list[Scene]:
+    """The scenes with those split inside one of the `spans` joined again: a stream falling
+    to a fifth of its rate jumps between held pictures, and the shot detector reads cuts
+    there (three of them in a 20-s drop of a one-shot clip, whose end runs were then judged
+    as shots of their own and read "too bright" all through)."""
+    if not spans or len(scenes) < 2:
+        return scenes
+    out = [scenes[0]]
+    for sc in scenes[1:]:
+        if any(a + JOIN_MARGIN_S < sc.start_s < b - JOIN_MARGIN_S for a, b in spans):
+            last = out[-1]
+            out[-1] = Scene(start_s=last.start_s, end_s=sc.end_s,
+                            start_frame=last.start_frame, end_frame=sc.end_frame)
+        else:
+            out.append(sc)
+    return out
 
 
 def kept_structure(frames: dict[str, np.ndarray]) -> np.ndarray | None:
