@@ -34,3 +34,18 @@ def test_camera_footage_keeps_every_event(monkeypatch):
     assert not screen.held_by_design(frames)
     events = [_ev("freeze", "frozen picture", 40, 44), _ev("exposure", "too bright", 0, 100)]
     assert screen.without_design(events, frames, 100.0) == events
+
+
+def test_a_freeze_stays_in_a_cartoon_doubled_up_but_not_in_a_screen_recording(monkeypatch):
+    monkeypatch.setattr(screen, "value", lambda key: 0.36)
+    t = np.arange(3750) / 25.0
+    diff = np.zeros(3750)
+    diff[::2] = 8.0  # a drawing every other frame: held share 0.5, by the cut-off "by design"
+    diff[2800:2950] = 0.0  # 6 s frozen
+    frames = {"t": t, "diff": diff}
+    assert screen.held_by_design(frames)
+    events = [_ev("freeze", "frozen picture", 112.0, 118.0),
+              _ev("frame_drop", "repeated frames", 10.0, 20.0)]
+    assert [e.type for e in screen.without_design(events, frames, 150.0)] == ["freeze"]
+    diff[500:600] = 0.0  # the picture also stands still for 4 s elsewhere: a page held
+    assert screen.without_design(events, frames, 150.0) == []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tools.detectors.calibration import Quantity, declare, value
+from tools.detectors.freeze import MIN_S as FREEZE_MIN_S
 from tools.detectors.repeats import FROZEN_DIFF
 from tools.model import Event
 
@@ -43,13 +44,36 @@ def held_by_design(frames: dict[str, np.ndarray]) -> bool:
     return held_share(frames) > value(BY_DESIGN.key)
 
 
+def still_elsewhere_s(frames: dict[str, np.ndarray], spans: list[tuple[float, float]]) -> float:
+    """The longest the picture stays unchanged (s) outside the given spans (inf unknown)."""
+    t = np.asarray(frames.get("t", []), dtype=np.float64)
+    d = np.asarray(frames.get("diff", []), dtype=np.float64)
+    if len(t) < 2 or len(d) != len(t):
+        return np.inf
+    held = np.nan_to_num(d, nan=1.0) <= FROZEN_DIFF
+    for a, b in spans:
+        held &= ~((t >= a) & (t < b))
+    step = float(np.median(np.diff(t)))
+    edges = np.diff(np.concatenate([[0], held.astype(np.int8), [0]]))
+    lengths = np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
+    return float(lengths.max(initial=0)) * step
+
+
 def without_design(events: list[Event], frames: dict[str, np.ndarray],
                    duration_s: float | None) -> list[Event]:
-    """The events of a held-by-design video that are defects (all events of any other)."""
+    """The events of a held-by-design video that are defects (all events of any other). A
+    frozen picture stays when the picture elsewhere never holds as long as a freeze: a
+    cartoon doubled up to twice its drawing rate repeats every other frame (held share
+    0.4-0.6) and is no screen recording, and a 6-s freeze in it is a defect."""
     if not held_by_design(frames):
         return events
     long = LOOK_SHARE * (duration_s or 0.0)
+    freezes = [(e.start_s, e.end_s) for e in events if e.type == "freeze"]
+    stops = bool(freezes) and still_elsewhere_s(frames, freezes) < FREEZE_MIN_S
+
     def design(e: Event) -> bool:
+        if e.type == "freeze" and stops:
+            return False
         return e.type in REPEAT_TYPES or any(
             e.type == t and (not sub or e.subtype == sub) for t, sub in PAGE_LOOKS
         ) or (long > 0 and e.end_s - e.start_s >= long)
