@@ -96,12 +96,12 @@ def parse_option(letter: str, text: str, duration_s: float, n_segments: int | No
     bare = re.fullmatch(r"\s*(yes|no)\W*", text, re.I)  # a bare "No" claims no level
     lv = [] if bare else [LEVEL_WORDS[m.group(1).lower()] for m in LEVEL_RE.finditer(text)]
     gr = [GRADE_WORDS[m.group(1).lower()] for m in _GRADE_RE.finditer(text)]
+    wins = windows(text, duration_s, n_segments, scenes)
+    part = None if wins else part_only(text, duration_s, n_segments)  # "the beginning"
     return Option(
         letter=letter,
         text=text,
-        windows=windows(text, duration_s, n_segments, scenes) or [
-            Window(*part, text.strip(), False, 0)
-            for part in [part_only(text, duration_s, n_segments)] if part],
+        windows=wins or ([Window(*part, text.strip())] if part else []),
         types=distortions(text),
         level=max(lv) if lv else None,
         grade=min(gr) if gr else None,

@@ -246,11 +246,10 @@ def window_stats(index: Any, start_s: float, end_s: float, types: Sequence[str] 
     }
 
 
-def covered(ovs: Sequence[Overlap], start_s: float, end_s: float) -> float:
-    """Seconds of [start_s, end_s] covered by at least one of the events (overlaps merged)."""
-    spans = sorted((max(o.event.start_s, start_s), min(o.event.end_s, end_s)) for o in ovs)
+def span_union_s(spans: Iterable[tuple[float, float]]) -> float:
+    """Seconds covered by at least one of the (start, end) spans (overlaps counted once)."""
     total, cur_a, cur_b = 0.0, None, None
-    for a, b in spans:
+    for a, b in sorted(spans):
         if b <= a:
             continue
         if cur_b is None or a > cur_b:
@@ -262,6 +261,12 @@ def covered(ovs: Sequence[Overlap], start_s: float, end_s: float) -> float:
     if cur_b is not None:
         total += cur_b - cur_a
     return total
+
+
+def covered(ovs: Sequence[Overlap], start_s: float, end_s: float) -> float:
+    """Seconds of [start_s, end_s] covered by at least one of the events (overlaps merged)."""
+    return span_union_s((max(o.event.start_s, start_s), min(o.event.end_s, end_s))
+                        for o in ovs)
 
 
 def event_dict(e: Event, overlap_s: float | None = None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import numpy as np
 from tools.detectors.calibration import Quantity, declare, value
 from tools.detectors.freeze import MIN_S as FREEZE_MIN_S
 from tools.detectors.repeats import FROZEN_DIFF
+from tools.detectors.series import runs
 from tools.model import Event
 
 # Events of a held-by-design video lasting this share of it are its look.
@@ -54,9 +55,7 @@ def still_elsewhere_s(frames: dict[str, np.ndarray], spans: list[tuple[float, fl
     for a, b in spans:
         held &= ~((t >= a) & (t < b))
     step = float(np.median(np.diff(t)))
-    edges = np.diff(np.concatenate([[0], held.astype(np.int8), [0]]))
-    lengths = np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
-    return float(lengths.max(initial=0)) * step
+    return max((b - a for a, b in runs(held)), default=0) * step
 
 
 def without_design(events: list[Event], frames: dict[str, np.ndarray],

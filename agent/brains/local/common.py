@@ -49,17 +49,16 @@ def score_note(data: dict[str, Any], etype: str | None, shown: bool = False) -> 
     score = data.get("signal_score") if data else None
     if not etype or not isinstance(score, int | float):
         return ""
+    amount = f"{score:.1f}x" if score >= 1.0 else f"{score:.2f} of"
+    note = f" (its signal there departs from the video's median by {amount} the smallest step " \
+        "a detector reports"
     if score < 1.0 or shown:
-        amount = f"{score:.1f}x" if score >= 1.0 else f"{score:.2f} of"
-        return (f" (its signal there departs from the video's median by {amount} the "
-                "smallest step a detector reports)")
+        return note + ")"
     # The score weighs the window against the whole video; a detector against the footage
     # around it, in the same shot: a high score without an event is a difference of content
     # (a darker or plainer scene), or a change too gradual or too mild to read as a defect.
-    return (f" (its signal there departs from the video's median by {score:.1f}x the smallest "
-            "step a detector reports, but did not stand out from the footage around it as a "
-            "defect does: a difference of content, or a change too gradual to tell apart "
-            "from one)")
+    return note + (", but did not stand out from the footage around it as a defect does: a "
+                   "difference of content, or a change too gradual to tell apart from one)")
 
 
 def segments(evs: Sequence[Ev]) -> list[Ev]:

@@ -21,6 +21,7 @@ from agent.brains.local.levels import events_level, level_word, probed_level
 from agent.brains.local.totals import aggregate
 from agent.context import RunContext
 from agent.questions import Question
+from tools.timeline import span_union_s
 
 
 def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -35,7 +36,8 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     name = what(q)
     worst = max((e["severity"] for e in evs), default=0.0)
     level = events_level(evs) if evs else probed_level(q.type, data)
-    total = _union_s(evs)  # overlapping events of two types count their seconds once
+    # overlapping events of two types count their seconds once
+    total = span_union_s((e["start_s"], e["end_s"]) for e in evs)
     average = bool(re.search(r"\b(average|mean|typical|typically|usually)\b", low))
     if average and evs:  # "the average length of a freeze": per event
         total = sum(e["end_s"] - e["start_s"] for e in evs) / len(evs)
@@ -76,12 +78,3 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             conf = min(conf, 0.3)
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
-
-def _union_s(evs: list[dict[str, Any]]) -> float:
-    """Seconds covered by the events, each second once."""
-    total, end = 0.0, -float("inf")
-    for a, b in sorted((e["start_s"], e["end_s"]) for e in evs):
-        if b > end:
-            total += b - max(a, end)
-            end = b
-    return total
