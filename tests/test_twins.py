@@ -1,0 +1,136 @@
+"""Twins: a degradation judged against the same picture shown elsewhere in the video."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tools.detectors import twin_events as te
+from tools.detectors.calibration import QUANTITIES
+from tools.detectors.twins import row_quantile, twin_index, twin_lags
+
+FPS = 25.0
+EVERY = 12  # frames between samples
+
+
+def _looped(period_frames: int, seconds: float, seed: int = 0):
+    """Frames of a clip looped: luma and contrast courses repeat every `period_frames`; a
+    sharpness per sample that follows the clip's content."""
+    rng = np.random.default_rng(seed)
+    n = int(seconds * FPS)
+    clip_luma = 100 + np.cumsum(rng.normal(0, 2.0, period_frames))
+    clip_contrast = 40 + np.cumsum(rng.normal(0, 0.5, period_frames))
+    clip_sharp = np.exp(rng.uniform(4, 7, period_frames))
+    k = np.arange(n) % period_frames
+    frames = {"luma": clip_luma[k] + rng.normal(0, 0.02, n),
+              "contrast": clip_contrast[k] + rng.normal(0, 0.02, n), "t": np.arange(n) / FPS}
+    idx = np.arange(0, n, EVERY)
+    samples = {"t": idx / FPS, "frame": idx,
+               "sharpness": clip_sharp[k[idx]] * rng.uniform(0.98, 1.02, len(idx))}
+    return frames, samples
+
+
+def _limits(monkeypatch, ratio: float = 1.3):
+    monkeypatch.setattr(te, "value", lambda key: ratio)
+
+
+def test_a_loop_finds_its_twins_one_period_apart():
+    frames, samples = _looped(period_frames=87, seconds=90)
+    twins = twin_index(twin_lags(frames, samples, FPS))
+    t = samples["t"]
+    i = 100
+    found = twins[i][twins[i] >= 0]
+    assert len(found) >= 5
+    gaps = (t[found] - t[i]) * FPS / 87  # in loop periods: whole numbers
+    assert np.all(np.abs(gaps - np.round(gaps)) < 0.1)
+
+
+def test_footage_that_never_repeats_has_no_twins():
+    rng = np.random.default_rng(3)
+    n = int(90 * FPS)
+    frames = {"luma": 100 + np.cumsum(rng.normal(0, 2.0, n)),
+              "contrast": 40 + np.cumsum(rng.normal(0, 0.5, n))}
+    idx = np.arange(0, n, EVERY)
+    samples = {"t": idx / FPS, "frame": idx}
+    assert not (twin_index(twin_lags(frames, samples, FPS)) >= 0).any()
+
+
+def test_a_cut_or_a_still_picture_is_no_signature():
+    n = int(60 * FPS)
+    luma = np.where(np.arange(n) % 100 < 50, 60.0, 140.0)  # a cut every 2 s, still between
+    frames = {"luma": luma, "contrast": np.full(n, 30.0)}
+    idx = np.arange(0, n, EVERY)
+    samples = {"t": idx / FPS, "frame": idx}
+    cuts = list(range(50, n, 50))
+    assert not (twin_index(twin_lags(frames, samples, FPS, cuts)) >= 0).any()
+
+
+def test_a_blurred_stretch_of_a_looped_clip_is_found_where_it_lies(monkeypatch):
+    frames, samples = _looped(period_frames=87, seconds=180)
+    t = samples["t"]
+    samples["sharpness"] = np.where((t >= 60) & (t < 90), samples["sharpness"] / 20,
+                                    samples["sharpness"])
+    _limits(monkeypatch)
+    events = te.twin_events(samples, frames, FPS)
+    assert [(e.type, e.subtype) for e in events] == [("blur", "softness")]
+    assert abs(events[0].start_s - 60) <= 1.5 and abs(events[0].end_s - 90) <= 1.5
+    assert events[0].evidence["judged_against"].startswith("the same picture")
+
+
+def test_a_clean_loop_whose_content_swings_has_no_events(monkeypatch):
+    frames, samples = _looped(period_frames=87, seconds=180, seed=5)
+    _limits(monkeypatch)
+    assert te.twin_events(samples, frames, FPS) == []
+
+
+def test_twins_split_between_two_levels_are_no_reference(monkeypatch):
+    """A course replayed at two sharpness levels (one motion drawn at two zooms): the twins
+    disagree, and no sample departs beyond their spread."""
+    frames, samples = _looped(period_frames=87, seconds=180, seed=7)
+    loop = (samples["frame"] // 87) % 2
+    samples["sharpness"] = samples["sharpness"] * np.where(loop == 1, 4.0, 1.0)
+    _limits(monkeypatch)
+    assert te.twin_events(samples, frames, FPS) == []
+
+
+def test_a_hue_turn_is_a_hue_shift_and_a_small_wobble_is_not(monkeypatch):
+    frames, samples = _looped(period_frames=87, seconds=180, seed=9)
+    t = samples["t"]
+    angle = np.radians(40 + 5 * np.sin(samples["frame"] % 87))
+    angle = np.where((t >= 100) & (t < 130), angle + np.radians(90), angle)
+    samples["hue_x"], samples["hue_y"] = 0.1 * np.cos(angle), 0.1 * np.sin(angle)
+    samples.pop("sharpness")
+    _limits(monkeypatch)
+    events = te.twin_events(samples, frames, FPS)
+    assert [(e.subtype, round(e.start_s), round(e.end_s)) for e in events] == [
+        ("hue shift", 100, 130)] or (
+        len(events) == 1 and events[0].subtype == "hue shift"
+        and abs(events[0].start_s - 100) <= 1.5 and abs(events[0].end_s - 130) <= 1.5)
+
+
+def test_of_measures_moved_together_the_furthest_past_its_limit_names_the_event(monkeypatch):
+    """Darkening lowers the sharpness too: the luma's departure passes its limit further."""
+    frames, samples = _looped(period_frames=87, seconds=180, seed=11)
+    t = samples["t"]
+    dark = (t >= 40) & (t < 70)
+    fdark = (frames["t"] >= 40) & (frames["t"] < 70)
+    frames["luma"] = np.where(fdark, frames["luma"] * 0.3, frames["luma"])
+    samples["sharpness"] = np.where(dark, samples["sharpness"] * 0.75, samples["sharpness"])
+    _limits(monkeypatch)
+    events = te.twin_events(samples, frames, FPS)
+    assert [(e.type, e.subtype) for e in events] == [("exposure", "too dark")]
+
+
+def test_every_twin_measure_declares_its_calibrated_limit():
+    for m in te.MEASURES:
+        q = QUANTITIES[f"twin.{m.key}"]
+        assert q.log and q.direction == +1
+
+
+def test_row_quantile_matches_numpy_on_rows_with_gaps():
+    rng = np.random.default_rng(2)
+    a = rng.normal(size=(50, 9))
+    a[rng.random(a.shape) < 0.4] = np.nan
+    a[0] = np.nan
+    for q in (0.5, 0.75):
+        want = np.array([np.nanquantile(r, q) if np.isfinite(r).any() else np.nan for r in a])
+        np.testing.assert_allclose(row_quantile(a, q), want, equal_nan=True)

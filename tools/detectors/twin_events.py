@@ -1,0 +1,262 @@
+"""Degradations judged against the same picture elsewhere: each sample's measures against the
+median of its twins (tools/detectors/twins.py), where the video shows that picture again.
+
+The scene-relative detectors and the stretches across shots judge a sample against other
+content, and must allow for how much content alone moves a measure; on footage that repeats
+(a short clip looped, an intro run again) a degradation covering whole shots then goes
+unseen. Against its twins a sample's content cancels out, and what is left is the picture's
+treatment: a blurred, darkened or recoloured stretch departs from the same frames shown
+clean elsewhere. Each measure's limit is the least departure at which no clean calibration
+video shows such a stretch, pushed out to the stated false-alarm rate (`bench calibrate`);
+footage that never repeats has no twins and gets no events here.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.colour import HUE_WEAK
+from tools.detectors.series import hysteresis, merge_runs, runs
+from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S
+from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
+from tools.model import Event
+
+ROUNDS = 10  # judgements at most, each without the samples found degraded before
+# Twin events of different types over one stretch: one degradation moves several measures
+# (grain raises the halo, darkening lowers the sharpness); the type whose measure passes its
+# limit furthest is the degradation, and one mostly inside it is its doing.
+INSIDE_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class TwinMeasure:
+    """A measure compared with the same picture elsewhere, and what its departure means."""
+
+    key: str
+    signal: str  # a sample signal, "luma" (the frame's mean at the sample) or "hue"
+    direction: int  # +1 a degradation raises it, -1 lowers it, 0 either way (hue)
+    type: str
+    subtype: str
+    offset: float  # added before the log (levels that reach 0)
+    top: float  # the largest departure the calibration searches up to
+
+
+MEASURES: tuple[TwinMeasure, ...] = (
+    TwinMeasure("sharpness_down", "sharpness", -1, "blur", "softness", 1.0, 8.0),
+    TwinMeasure("noise_up", "noise", +1, "noise", "grain", 1.0, 8.0),
+    TwinMeasure("halo_up", "halo", +1, "sharpening", "halo", 2.0, 8.0),
+    TwinMeasure("blockiness_up", "blockiness", +1, "compression", "blocking", 0.01, 8.0),
+    TwinMeasure("luma_down", "luma", -1, "exposure", "too dark", 8.0, 8.0),
+    TwinMeasure("luma_up", "luma", +1, "exposure", "too bright", 8.0, 8.0),
+    TwinMeasure("contrast_down", "contrast_range", -1, "exposure", "low contrast", 8.0, 8.0),
+    TwinMeasure("saturation_up", "saturation", +1, "colour", "oversaturation", 8.0, 8.0),
+    TwinMeasure("saturation_down", "saturation", -1, "colour", "desaturation", 8.0, 8.0),
+    # the turn of the picture's mean chroma direction from its twins', as log(1 + chord)
+    TwinMeasure("hue", "hue", 0, "colour", "hue shift", 0.0, float(np.log(3.0))),
+)
+
+
+def _series(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
+            m: TwinMeasure) -> np.ndarray | None:
+    """The measure at every sample on a log scale (hue: the chroma angle in degrees, NaN
+    where the picture has too little colour for an angle to mean anything)."""
+    if m.signal == "hue":
+        hx, hy = samples.get("hue_x"), samples.get("hue_y")
+        if hx is None or hy is None:
+            return None
+        hx, hy = np.asarray(hx, dtype=np.float64), np.asarray(hy, dtype=np.float64)
+        return np.where(np.hypot(hx, hy) >= HUE_WEAK, np.degrees(np.arctan2(hy, hx)), np.nan)
+    if m.signal == "luma":
+        luma, idx = frames.get("luma"), samples.get("frame")
+        if luma is None or idx is None or len(luma) == 0:
+            return None
+        x = np.asarray(luma, dtype=np.float64)[np.clip(np.asarray(idx, int), 0, len(luma) - 1)]
+    elif m.signal in samples:
+        x = np.asarray(samples[m.signal], dtype=np.float64)
+    else:
+        return None
+    return np.log(np.maximum(x, 0.0) + m.offset)
+
+
+def _departure(x: np.ndarray, twins: np.ndarray, m: TwinMeasure,
+               excluded: np.ndarray | None) -> np.ndarray:
+    """How far each sample lies from its twins' median in the degraded direction, beyond the
+    twins' own spread (the upper quartile of their distances from their median): twins that
+    disagree are not one picture, or not one treatment of it (a cut-scene that replays one
+    motion at two zooms matches its own course every half loop, at two sharpness levels)."""
+    if m.signal == "hue":  # circular: the twins' median angle, taken around the sample's own
+        wrapped = lambda a: (a + 180.0) % 360.0 - 180.0  # noqa: E731
+        rel = np.where(np.isfinite(x), x, 0.0)
+        centred = np.where(twins >= 0, wrapped(x[np.maximum(twins, 0)] - rel[:, None]), np.nan)
+        if excluded is not None:
+            centred = np.where(excluded[np.maximum(twins, 0)], np.nan, centred)
+        med = row_quantile(centred, 0.5)
+        spread = row_quantile(np.abs(centred - med[:, None]), 0.75)
+        enough = np.isfinite(centred).sum(axis=1) >= MIN_TWINS
+        turn = np.where(enough & np.isfinite(x), np.abs(med) - spread, np.nan)
+        # as a ratio like the others': a turn by theta moves the chroma vector by the chord
+        # 2 sin(theta / 2) of its length
+        chord = 2.0 * np.sin(np.radians(np.minimum(np.abs(turn), 180.0)) / 2.0)
+        return np.sign(turn) * np.log1p(chord)
+    ref, spread = reference(x, twins, excluded)
+    return m.direction * (x - ref) - spread
+
+
+def _rolling_nanmedian(x: np.ndarray, k: int) -> np.ndarray:
+    if k <= 1 or len(x) < k:
+        return x.copy()
+    pad = np.pad(x, (k // 2, k - 1 - k // 2), constant_values=np.nan)
+    win = np.lib.stride_tricks.sliding_window_view(pad, k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmedian(win, axis=1)
+
+
+def find_twin_stretches(t: np.ndarray, measures: dict[str, np.ndarray], twins: np.ndarray,
+                        limits: dict[str, float]) -> dict[str, list[tuple[float, float, float]]]:
+    """(start, end, departure) of every stretch of at least MIN_STRETCH_S each measure (keys
+    of MEASURES) spends beyond its limit from its twins, after a SMOOTH_S running median.
+    Judged again without the samples any measure found degraded, until that settles."""
+    by_key = {m.key: m for m in MEASURES}
+    n = len(t)
+    step = float(np.median(np.diff(t))) if n > 1 else 0.5
+    k = max(1, int(round(SMOOTH_S / step))) | 1
+
+    def smoothed(key: str, excluded: np.ndarray) -> np.ndarray:
+        return _rolling_nanmedian(_departure(measures[key], twins, by_key[key], excluded), k)
+
+    flags = {key: np.zeros(n, dtype=bool) for key in measures}
+    for _ in range(ROUNDS):
+        excluded = np.any(list(flags.values()), axis=0) if flags else np.zeros(n, bool)
+        new = {key: np.nan_to_num(smoothed(key, excluded), nan=0.0) > limits[key]
+               for key in measures}
+        stable = all((new[key] == flags[key]).all() for key in measures)
+        flags = new
+        if stable:
+            break
+    excluded = np.any(list(flags.values()), axis=0) if flags else np.zeros(n, bool)
+    out: dict[str, list[tuple[float, float, float]]] = {}
+    for key in measures:
+        d = smoothed(key, excluded)
+        held = np.nan_to_num(d, nan=-np.inf) >= HOLD_SHARE * limits[key]
+        flagged = _bridged(hysteresis(flags[key], held, t, gap_s=0.0), d, HOLD_SHARE * limits[key])
+        out[key] = []
+        for a, b in merge_runs(runs(flagged), t, gap_s=MERGE_S):
+            inside = d[a:b][flags[key][a:b]]
+            level = float(np.nanmedian(inside)) if np.isfinite(inside).any() else 0.0
+            start, end = float(t[a]), float(t[b - 1] + step)
+            if level >= limits[key] and end - start >= MIN_STRETCH_S:
+                out[key].append((start, end, level))
+    return out
+
+
+def _bridged(flagged: np.ndarray, d: np.ndarray, clean_below: float) -> np.ndarray:
+    """Flagged runs joined across gaps where no sample was judged clean: parts of a loop
+    have no twins (a still moment, a cut), and a degraded stretch is not split there."""
+    out = flagged.copy()
+    for a, b in runs(~flagged):
+        if 0 < a and b < len(flagged) and not (np.nan_to_num(d[a:b], nan=np.inf)
+                                               < clean_below).any():
+            out[a:b] = True
+    return out
+
+
+def _twins(video: CleanVideo) -> np.ndarray:
+    cuts = [sc.start_frame for sc in video.scenes[1:]]
+    return video.once("twins", lambda: twin_index(twin_lags(video.frames, video.samples,
+                                                            video.fps, cuts)))
+
+
+def _quiet_limit(m: TwinMeasure):
+    def measure(video: CleanVideo) -> list[float]:
+        """The least limit at which this clean video shows no stretch of the measure."""
+        x = _series(video.samples, video.frames, m)
+        t = np.asarray(video.samples.get("t", np.zeros(0)), dtype=np.float64)
+        if x is None or len(t) < 3:
+            return []
+        twins = _twins(video)
+        if not (twins >= 0).any():
+            return []
+
+        def found(limit: float) -> bool:
+            return bool(find_twin_stretches(t, {m.key: x}, twins, {m.key: limit})[m.key])
+
+        lo, hi = 0.0, m.top
+        if found(hi):
+            return [_as_stored(hi)]
+        for _ in range(16):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if found(mid) else (lo, mid)
+        return [_as_stored(hi)]
+    return measure
+
+
+def _as_stored(limit: float) -> float:
+    """Limits are kept as ratios (exp of the log departure), so that the calibration's
+    margin lies a ratio beyond the most extreme clean one (for hue: a 14.4-degree turn
+    beyond, which moves the chroma vector by a quarter of its length)."""
+    return float(np.exp(limit))
+
+
+def limit_of(m: TwinMeasure) -> float:
+    """The calibrated limit of the measure's (log) departure."""
+    return float(np.log(max(value(LIMITS[m.key].key), 1.0 + 1e-9)))
+
+
+LIMITS: dict[str, Quantity] = {m.key: declare(Quantity(
+    key=f"twin.{m.key}", measure=_quiet_limit(m), direction=+1,
+    default=_as_stored(m.top), log=True,
+    doc=(f"least ratio of {'1 + the chroma turn (chord)' if m.signal == 'hue' else m.signal}"
+         f"{'' if m.direction == 0 else (' up' if m.direction > 0 else ' down')} to the same "
+         "picture elsewhere in the video (beyond its replays' own spread) at which a clean "
+         "video shows no stretch"),
+)) for m in MEASURES}
+
+
+def twin_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
+                fps: float, cuts: list[int] | None = None) -> list[Event]:
+    """Every stretch where some measure departs beyond its calibrated limit from the same
+    picture shown elsewhere in the video; of overlapping ones of different types, the one
+    whose measure passes its limit furthest."""
+    t = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
+    if len(t) < 3:
+        return []
+    twins = twin_index(twin_lags(frames, samples, fps, cuts))
+    if not (twins >= 0).any():
+        return []
+    by_key = {m.key: m for m in MEASURES}
+    measures = {m.key: _series(samples, frames, m) for m in MEASURES}
+    measures = {k: x for k, x in measures.items() if x is not None}
+    limits = {k: limit_of(by_key[k]) for k in measures}
+    found = find_twin_stretches(t, measures, twins, limits)
+    events = []
+    for key, stretches in found.items():
+        m = by_key[key]
+        for start, end, level in stretches:
+            lim = limits[key]
+            sev = float(np.clip(0.3 + 0.7 * (level - lim) / max(2 * lim, 1e-9), 0.3, 1.0))
+            events.append(Event(
+                type=m.type, subtype=m.subtype, start_s=round(start, 2), end_s=round(end, 2),
+                severity=round(sev, 3), score=round(level / max(lim, 1e-9), 2),
+                evidence={"signal": m.signal, "departure": round(level, 4),
+                          "limit": round(lim, 4),
+                          "judged_against": "the same picture elsewhere in the video"},
+            ))
+    return _strongest(events)
+
+
+def _strongest(events: list[Event]) -> list[Event]:
+    """Of twin events over one stretch, the strongest type's, and those not mostly inside
+    an event of another type kept before them."""
+    kept: list[Event] = []
+    for e in sorted(events, key=lambda e: -e.score):
+        span = max(e.end_s - e.start_s, 1e-6)
+        if any(k.type != e.type and min(k.end_s, e.end_s) - max(k.start_s, e.start_s)
+               >= INSIDE_SHARE * span for k in kept):
+            continue
+        kept.append(e)
+    return sorted(kept, key=lambda e: (e.start_s, e.type))
