@@ -7,6 +7,7 @@ file; matched longest first on word boundaries, so "brightness fluctuation" is f
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -51,6 +52,13 @@ def praised(text: str) -> list[Mention]:
     return list(_distortions(text)[1])
 
 
+# A mention ending in a part of the video ("the dark scene", "the blurry part") names where,
+# and the word right after it is a second distortion ("is the dark scene noisy?"), not one
+# name with it ("washed out colours", "salt and pepper noise").
+_PLACE_END = re.compile(r"\b(scene|part|section|segment|shot|bit|portion|stretch|passage)s?$",
+                        re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def _distortions(text: str) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
     out: list[Mention] = []
@@ -62,7 +70,8 @@ def _distortions(text: str) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
             if all(g.type != term.type for g in good):
                 good.append(Mention(term.type, "", f.text, f.start, term.also))
             continue
-        if not term.alone or (out and f.start - last_end <= 1):
+        if not term.alone or (out and f.start - last_end <= 1
+                              and not _PLACE_END.search(out[-1].text)):
             last_end = f.end  # "salt and pepper noise", "washed out colours": one name
             if out and term.type == "flicker" and out[-1].type == "exposure":
                 out[-1] = Mention(term.type, term.subtype, f.text, out[-1].pos, term.also)

@@ -153,3 +153,15 @@ def test_a_level_option_chosen_for_nothing_found_is_said_to_be_the_nearest(tmp_p
               ["mild", "moderate", "severe"], tmp_path)
     assert ans.choice == "A" and "None of the options says so; 'mild' is the nearest." \
         in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("question,types", [
+    ("Is the dark scene noisy?", ["exposure", "noise"]),
+    ("Is the blurry part grainy?", ["blur", "noise"]),
+    ("Is the bright section blurry?", ["exposure", "blur"]),
+    ("Are there washed out colours?", ["colour"]),  # one name, not two
+    ("Any salt and pepper noise?", ["noise"]),
+])
+def test_a_part_named_by_its_look_and_a_second_defect_are_two_mentions(question, types):
+    from agent.distortions import distortions
+    assert [m.type for m in distortions(question)] == types

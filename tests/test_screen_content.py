@@ -49,3 +49,26 @@ def test_a_freeze_stays_in_a_cartoon_doubled_up_but_not_in_a_screen_recording(mo
     assert [e.type for e in screen.without_design(events, frames, 150.0)] == ["freeze"]
     diff[500:600] = 0.0  # the picture also stands still for 4 s elsewhere: a page held
     assert screen.without_design(events, frames, 150.0) == []
+
+
+def test_a_cartoon_doubled_up_keeps_its_darkened_stretch_a_screen_recording_its_pages(
+        monkeypatch):
+    monkeypatch.setattr(screen, "value", lambda key: 0.36)
+    t = np.arange(3750) / 25.0
+    diff = np.zeros(3750)
+    diff[::2] = 8.0  # a drawing every other frame: held by design, never still for long
+    frames = {"t": t, "diff": diff}
+    dark = _ev("exposure", "too dark", 38.0, 64.0)
+    assert screen.without_design([dark], frames, 150.0) == [dark]
+    diff[500:600] = 0.0  # a page held for 4 s: a screen recording's dark page is its look
+    assert screen.without_design([dark], frames, 150.0) == []
+
+
+def test_an_event_judged_against_its_twins_is_never_the_footage_s_nature(monkeypatch):
+    monkeypatch.setattr(screen, "value", lambda key: 0.36)
+    diff = np.zeros(3000)
+    diff[::20] = 5.0
+    frames = {"diff": diff}
+    twin = Event(type="exposure", subtype="too dark", start_s=10, end_s=40, severity=0.8,
+                 score=2.0, evidence={"judged_against": "the same picture elsewhere in the video"})
+    assert screen.without_design([twin], frames, 100.0) == [twin]

@@ -134,3 +134,39 @@ def test_row_quantile_matches_numpy_on_rows_with_gaps():
     for q in (0.5, 0.75):
         want = np.array([np.nanquantile(r, q) if np.isfinite(r).any() else np.nan for r in a])
         np.testing.assert_allclose(row_quantile(a, q), want, equal_nan=True)
+
+
+def _event(type_: str, sub: str, a: float, b: float, **evidence) -> "te.Event":
+    return te.Event(type=type_, subtype=sub, start_s=a, end_s=b, severity=0.8, score=2.0,
+                    evidence=evidence)
+
+
+def test_an_event_whose_picture_equals_its_twins_is_the_content(monkeypatch):
+    """A shot read as oversaturated by its scene looks the same wherever the loop shows it
+    again: the twins contradict it. A real oversaturated stretch departs from its twins."""
+    frames, samples = _looped(period_frames=87, seconds=180, seed=13)
+    t = samples["t"]
+    samples["saturation"] = 30 + 20 * np.sin(samples["frame"] % 87)
+    _limits(monkeypatch)
+    twins = twin_index(twin_lags(frames, samples, FPS))
+    content = _event("colour", "oversaturation", 40.0, 44.0)
+    assert te.contradicted(content, samples, frames, twins)
+    samples["saturation"] = np.where((t >= 100) & (t < 130), samples["saturation"] * 2.5,
+                                     samples["saturation"])
+    real = _event("colour", "oversaturation", 100.0, 130.0)
+    assert not te.contradicted(real, samples, frames, twins)
+    assert not te.contradicted(_event("freeze", "frozen picture", 40.0, 44.0), samples, frames,
+                               twins)
+
+
+def test_twin_stretches_name_the_picture_s_degradation_where_they_lie():
+    twin = _event("exposure", "too dark", 38.0, 64.0,
+                  judged_against="the same picture elsewhere in the video")
+    hue = _event("colour", "hue shift", 40.0, 43.0)  # the darkening's side effect
+    whole = _event("compression", "pixelation", 0.0, 180.0, whole_video=True)
+    drops = _event("frame_drop", "repeated frames", 0.0, 179.0)
+    out = te.with_twins([hue, whole, drops], [twin])
+    assert sorted((e.type, e.start_s) for e in out) == [
+        ("compression", 0.0), ("exposure", 38.0), ("frame_drop", 0.0)]
+    flicker = _event("flicker", "", 30.0, 70.0)  # flicker moves the luma: its doing
+    assert [e.type for e in te.with_twins([flicker], [twin])] == ["flicker"]

@@ -19,7 +19,7 @@ from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import interlace_events
 from tools.detectors.screen import without_design
 from tools.detectors.stretches import merged, stretch_events
-from tools.detectors.twin_events import twin_events
+from tools.detectors.twin_events import judged_with_twins
 from tools.model import Event, Scene
 from tools.scenes import ShotDetector
 
@@ -68,8 +68,8 @@ def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
     events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
                                            events))
-    events = merged(events, twin_events(samples, frames, fps,
-                                        [sc.start_frame for sc in scenes[1:]]))
+    events = judged_with_twins(events, samples, frames, fps,
+                               [sc.start_frame for sc in scenes[1:]])
     return explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
 
 

@@ -60,22 +60,30 @@ def still_elsewhere_s(frames: dict[str, np.ndarray], spans: list[tuple[float, fl
 
 def without_design(events: list[Event], frames: dict[str, np.ndarray],
                    duration_s: float | None) -> list[Event]:
-    """The events of a held-by-design video that are defects (all events of any other). A
-    frozen picture stays when the picture elsewhere never holds as long as a freeze: a
+    """The events of a held-by-design video that are defects (all events of any other).
+
+    Repeats are its cadence. Page looks (a dark or white page, flat areas) and events
+    covering most of it are a screen recording's nature, which holds pages for seconds: a
     cartoon doubled up to twice its drawing rate repeats every other frame (held share
-    0.4-0.6) and is no screen recording, and a 6-s freeze in it is a defect."""
+    0.4-0.6) but never stands still as long as a freeze (outside its freezes), and in it a
+    6-s freeze or a darkened stretch is a defect. An event judged against the same picture
+    shown elsewhere in the video is never the footage's nature."""
     if not held_by_design(frames):
         return events
     long = LOOK_SHARE * (duration_s or 0.0)
     freezes = [(e.start_s, e.end_s) for e in events if e.type == "freeze"]
-    stops = bool(freezes) and still_elsewhere_s(frames, freezes) < FREEZE_MIN_S
+    holds_pages = still_elsewhere_s(frames, freezes) >= FREEZE_MIN_S
 
     def design(e: Event) -> bool:
-        if e.type == "freeze" and stops:
+        if str(e.evidence.get("judged_against", "")).startswith("the same picture"):
             return False
-        return e.type in REPEAT_TYPES or any(
+        if e.type == "freeze":
+            return holds_pages
+        if e.type in REPEAT_TYPES:
+            return True
+        return holds_pages and (any(
             e.type == t and (not sub or e.subtype == sub) for t, sub in PAGE_LOOKS
-        ) or (long > 0 and e.end_s - e.start_s >= long)
+        ) or (long > 0 and e.end_s - e.start_s >= long))
 
     return [e for e in events if not design(e)]
 

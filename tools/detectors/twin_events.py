@@ -21,7 +21,7 @@ import numpy as np
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.colour import HUE_WEAK
 from tools.detectors.series import hysteresis, merge_runs, runs
-from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S
+from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S, merged
 from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
 from tools.model import Event
 
@@ -218,14 +218,16 @@ LIMITS: dict[str, Quantity] = {m.key: declare(Quantity(
 
 
 def twin_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
-                fps: float, cuts: list[int] | None = None) -> list[Event]:
+                fps: float, cuts: list[int] | None = None,
+                twins: np.ndarray | None = None) -> list[Event]:
     """Every stretch where some measure departs beyond its calibrated limit from the same
     picture shown elsewhere in the video; of overlapping ones of different types, the one
     whose measure passes its limit furthest."""
     t = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
     if len(t) < 3:
         return []
-    twins = twin_index(twin_lags(frames, samples, fps, cuts))
+    if twins is None:
+        twins = twin_index(twin_lags(frames, samples, fps, cuts))
     if not (twins >= 0).any():
         return []
     by_key = {m.key: m for m in MEASURES}
@@ -260,3 +262,80 @@ def _strongest(events: list[Event]) -> list[Event]:
             continue
         kept.append(e)
     return sorted(kept, key=lambda e: (e.start_s, e.type))
+
+
+# The types a twin stretch can name; the others (freezes, frame drops, flicker, shake,
+# interlacing, damage) are judged on the frames' course and never its doing.
+TWIN_TYPES = frozenset(m.type for m in MEASURES)
+MOVES_PICTURE = frozenset({"flicker", "jitter", "interlace", "corruption"})
+
+
+def _measure_of(e: Event) -> TwinMeasure | None:
+    """The twin measure an event's type and subtype are read from, if any."""
+    for m in MEASURES:
+        if e.type == m.type and (e.subtype == m.subtype or e.type in ("blur", "sharpening")):
+            return m
+    return None
+
+
+def contradicted(e: Event, samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
+                 twins: np.ndarray) -> bool:
+    """Whether the same picture shown elsewhere says the event's own measure did not move:
+    over most of the event the measure lies within its twins' own spread of theirs (twins
+    inside the event left out). Content read as a defect by its shot (a cut-scene's own
+    colours, a dark set) looks the same wherever the video shows it again."""
+    m = _measure_of(e)
+    if m is None or e.evidence.get("whole_video") or twins.shape[1] == 0:
+        return False
+    x = _series(samples, frames, m)
+    t = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
+    if x is None or len(t) != len(x):
+        return False
+    inside = (t >= e.start_s) & (t < e.end_s)
+    d = _departure(x, twins, m, inside)[inside]
+    judged = np.isfinite(d)
+    if judged.sum() < max(MIN_TWINS, 0.5 * inside.sum()):
+        return False
+    return bool(np.median(d[judged]) <= 0.0)
+
+
+def judged_with_twins(events: list[Event], samples: dict[str, np.ndarray],
+                      frames: dict[str, np.ndarray], fps: float,
+                      cuts: list[int] | None = None) -> list[Event]:
+    """The detectors' events judged against the same picture elsewhere: those it
+    contradicts dropped, the twin stretches added (`with_twins`)."""
+    if len(samples.get("t", ())) < 3:
+        return events
+    twins = twin_index(twin_lags(frames, samples, fps, cuts))
+    if not (twins >= 0).any():
+        return events
+    kept = [e for e in events if not contradicted(e, samples, frames, twins)]
+    return with_twins(kept, twin_events(samples, frames, fps, twins=twins))
+
+
+def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
+    """The detectors' events with the twin stretches added. A twin stretch is judged against
+    the same picture, so it names the picture's degradation where it lies: another
+    detector's event of another picture type lying mostly inside it is that degradation's
+    side effect (a darkened cartoon read as a hue shift by its scenes) and is dropped, and
+    no such event explains a twin stretch away (a whole-video look of the clip's own coding
+    says nothing of a blurred minute). A twin stretch mostly inside a temporal event
+    (flicker, a freeze, a frame drop, shake) is that event's doing; one overlapping an event
+    of its own type widens it (`stretches.merged`)."""
+    def inside(e: Event, f: Event) -> bool:
+        span = max(e.end_s - e.start_s, 1e-6)
+        return min(e.end_s, f.end_s) - max(e.start_s, f.start_s) >= INSIDE_SHARE * span
+
+    kept = [e for e in events if not (e.type in TWIN_TYPES and any(
+        f.type != e.type and inside(e, f) for f in found))]
+    temporal = [e for e in kept if e.type not in TWIN_TYPES]
+    found = [f for f in found if not any(e.type in MOVES_PICTURE and inside(f, e)
+                                         for e in temporal)]
+    pictures = [e for e in kept if e.type in TWIN_TYPES]
+    # only events of their own type meet the twin stretches (merged() would also let an
+    # event of another type explain them away)
+    out = list(temporal)
+    for etype in sorted({e.type for e in pictures} | {f.type for f in found}):
+        out += merged([e for e in pictures if e.type == etype],
+                      [f for f in found if f.type == etype])
+    return out
