@@ -136,7 +136,7 @@ def test_row_quantile_matches_numpy_on_rows_with_gaps():
         np.testing.assert_allclose(row_quantile(a, q), want, equal_nan=True)
 
 
-def _event(type_: str, sub: str, a: float, b: float, **evidence) -> "te.Event":
+def _event(type_: str, sub: str, a: float, b: float, **evidence) -> te.Event:
     return te.Event(type=type_, subtype=sub, start_s=a, end_s=b, severity=0.8, score=2.0,
                     evidence=evidence)
 
