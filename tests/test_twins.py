@@ -25,7 +25,8 @@ def _looped(period_frames: int, seconds: float, seed: int = 0):
               "contrast": clip_contrast[k] + rng.normal(0, 0.02, n), "t": np.arange(n) / FPS}
     idx = np.arange(0, n, EVERY)
     samples = {"t": idx / FPS, "frame": idx,
-               "sharpness": clip_sharp[k[idx]] * rng.uniform(0.98, 1.02, len(idx))}
+               "sharpness": clip_sharp[k[idx]] * rng.uniform(0.98, 1.02, len(idx)),
+               "contrast_range": np.full(len(idx), 200.0)}
     return frames, samples
 
 
@@ -159,14 +160,29 @@ def test_an_event_whose_picture_equals_its_twins_is_the_content(monkeypatch):
                                twins)
 
 
-def test_twin_stretches_name_the_picture_s_degradation_where_they_lie():
+def test_no_event_of_another_picture_type_explains_a_twin_stretch_away():
     twin = _event("exposure", "too dark", 38.0, 64.0,
                   judged_against="the same picture elsewhere in the video")
-    hue = _event("colour", "hue shift", 40.0, 43.0)  # the darkening's side effect
     whole = _event("compression", "pixelation", 0.0, 180.0, whole_video=True)
     drops = _event("frame_drop", "repeated frames", 0.0, 179.0)
-    out = te.with_twins([hue, whole, drops], [twin])
+    out = te.with_twins([whole, drops], [twin])
     assert sorted((e.type, e.start_s) for e in out) == [
         ("compression", 0.0), ("exposure", 38.0), ("frame_drop", 0.0)]
     flicker = _event("flicker", "", 30.0, 70.0)  # flicker moves the luma: its doing
     assert [e.type for e in te.with_twins([flicker], [twin])] == ["flicker"]
+    same = _event("exposure", "too dark", 55.0, 80.0)  # one of its own type: widened
+    assert [(e.start_s, e.end_s) for e in te.with_twins([same], [twin])] == [(38.0, 80.0)]
+
+
+def test_a_darker_or_flatter_picture_is_not_read_as_blur(monkeypatch):
+    """Darkening scales the Laplacian's variance with the square of the gain: read against
+    the contrast range, sharpness does not move, and the stretch is named by its luma."""
+    frames, samples = _looped(period_frames=87, seconds=180, seed=17)
+    t = samples["t"]
+    gain = np.where((t >= 60) & (t < 90), 0.5, 1.0)
+    samples["contrast_range"] = 200.0 * gain
+    samples["sharpness"] = samples["sharpness"] * gain ** 2
+    fgain = np.where((frames["t"] >= 60) & (frames["t"] < 90), 0.5, 1.0)
+    frames["luma"] = frames["luma"] * fgain
+    _limits(monkeypatch)
+    assert {e.type for e in te.twin_events(samples, frames, FPS)} == {"exposure"}

@@ -43,12 +43,16 @@ class TwinMeasure:
     subtype: str
     offset: float  # added before the log (levels that reach 0)
     top: float  # the largest departure the calibration searches up to
+    # read against the picture's contrast range to this power: a darker, flatter or
+    # brighter picture scales the Laplacian's variance by the square of its gain and the
+    # halo by the gain, and is not less or more sharp for it
+    per_contrast: float = 0.0
 
 
 MEASURES: tuple[TwinMeasure, ...] = (
-    TwinMeasure("sharpness_down", "sharpness", -1, "blur", "softness", 1.0, 8.0),
+    TwinMeasure("sharpness_down", "sharpness", -1, "blur", "softness", 1.0, 8.0, 2.0),
     TwinMeasure("noise_up", "noise", +1, "noise", "grain", 1.0, 8.0),
-    TwinMeasure("halo_up", "halo", +1, "sharpening", "halo", 2.0, 8.0),
+    TwinMeasure("halo_up", "halo", +1, "sharpening", "halo", 2.0, 8.0, 1.0),
     TwinMeasure("blockiness_up", "blockiness", +1, "compression", "blocking", 0.01, 8.0),
     TwinMeasure("luma_down", "luma", -1, "exposure", "too dark", 8.0, 8.0),
     TwinMeasure("luma_up", "luma", +1, "exposure", "too bright", 8.0, 8.0),
@@ -79,7 +83,13 @@ def _series(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
         x = np.asarray(samples[m.signal], dtype=np.float64)
     else:
         return None
-    return np.log(np.maximum(x, 0.0) + m.offset)
+    out = np.log(np.maximum(x, 0.0) + m.offset)
+    if m.per_contrast:
+        cr = samples.get("contrast_range")
+        if cr is None:
+            return None
+        out = out - m.per_contrast * np.log(np.maximum(np.asarray(cr, np.float64), 0.0) + 8.0)
+    return out
 
 
 def _departure(x: np.ndarray, twins: np.ndarray, m: TwinMeasure,
@@ -315,23 +325,20 @@ def judged_with_twins(events: list[Event], samples: dict[str, np.ndarray],
 
 def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
     """The detectors' events with the twin stretches added. A twin stretch is judged against
-    the same picture, so it names the picture's degradation where it lies: another
-    detector's event of another picture type lying mostly inside it is that degradation's
-    side effect (a darkened cartoon read as a hue shift by its scenes) and is dropped, and
-    no such event explains a twin stretch away (a whole-video look of the clip's own coding
-    says nothing of a blurred minute). A twin stretch mostly inside a temporal event
-    (flicker, a freeze, a frame drop, shake) is that event's doing; one overlapping an event
-    of its own type widens it (`stretches.merged`)."""
+    the same picture, so no event of another picture type explains it away (a whole-video
+    look of the clip's own coding says nothing of a blurred minute); the events the twins
+    contradict were dropped before (`contradicted`). A twin stretch mostly inside a temporal
+    event that moves the picture's measures (flicker, shake, interlacing, damage) is that
+    event's doing (repeated frames move none); one overlapping an event of its own type
+    widens it (`stretches.merged`)."""
     def inside(e: Event, f: Event) -> bool:
         span = max(e.end_s - e.start_s, 1e-6)
         return min(e.end_s, f.end_s) - max(e.start_s, f.start_s) >= INSIDE_SHARE * span
 
-    kept = [e for e in events if not (e.type in TWIN_TYPES and any(
-        f.type != e.type and inside(e, f) for f in found))]
-    temporal = [e for e in kept if e.type not in TWIN_TYPES]
+    temporal = [e for e in events if e.type not in TWIN_TYPES]
     found = [f for f in found if not any(e.type in MOVES_PICTURE and inside(f, e)
                                          for e in temporal)]
-    pictures = [e for e in kept if e.type in TWIN_TYPES]
+    pictures = [e for e in events if e.type in TWIN_TYPES]
     # only events of their own type meet the twin stretches (merged() would also let an
     # event of another type explain them away)
     out = list(temporal)
