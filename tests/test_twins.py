@@ -186,3 +186,15 @@ def test_a_darker_or_flatter_picture_is_not_read_as_blur(monkeypatch):
     frames["luma"] = frames["luma"] * fgain
     _limits(monkeypatch)
     assert {e.type for e in te.twin_events(samples, frames, FPS)} == {"exposure"}
+
+
+def test_twin_severity_grows_with_the_departure_and_keeps_a_detector_s_own_grade():
+    assert te._severity(1.0) == 0.3
+    assert 0.3 < te._severity(3.0) < te._severity(8.0) < te._severity(19.0) < 1.0
+    assert te._severity(te.SEVERE_TIMES) == 1.0
+    twin = _event("blur", "softness", 20.0, 60.0,
+                  judged_against="the same picture elsewhere in the video")
+    graded = te.Event(type="blur", subtype="softness", start_s=30.0, end_s=40.0,
+                      severity=0.45, score=1.2)
+    (out,) = te.with_twins([graded], [twin])
+    assert (out.start_s, out.end_s, out.severity) == (20.0, 60.0, 0.45)

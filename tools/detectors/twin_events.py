@@ -14,14 +14,14 @@ footage that never repeats has no twins and gets no events here.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.colour import HUE_WEAK
 from tools.detectors.series import hysteresis, merge_runs, runs
-from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S, merged
+from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S
 from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
 from tools.model import Event
 
@@ -30,6 +30,7 @@ ROUNDS = 10  # judgements at most, each without the samples found degraded befor
 # (grain raises the halo, darkening lowers the sharpness); the type whose measure passes its
 # limit furthest is the degradation, and one mostly inside it is its doing.
 INSIDE_SHARE = 0.5
+SEVERE_TIMES = 20.0  # a departure this many times the limit is as severe as it gets
 
 
 @dataclass(frozen=True)
@@ -250,15 +251,24 @@ def twin_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
         m = by_key[key]
         for start, end, level in stretches:
             lim = limits[key]
-            sev = float(np.clip(0.3 + 0.7 * (level - lim) / max(2 * lim, 1e-9), 0.3, 1.0))
+            sev = _severity(level / max(lim, 1e-9))
             events.append(Event(
                 type=m.type, subtype=m.subtype, start_s=round(start, 2), end_s=round(end, 2),
-                severity=round(sev, 3), score=round(level / max(lim, 1e-9), 2),
+                severity=sev, score=round(level / max(lim, 1e-9), 2),
                 evidence={"signal": m.signal, "departure": round(level, 4),
                           "limit": round(lim, 4),
                           "judged_against": "the same picture elsewhere in the video"},
             ))
     return _strongest(events)
+
+
+def _severity(times: float) -> float:
+    """0.3 at the limit, growing with the log of how many times the limit the departure is,
+    1.0 from SEVERE_TIMES on: the limits are tight (a quarter beyond the clean replays'
+    largest departure), and a linear ramp gave every blur of a track video 1.0, which left
+    a trend of growing blur with nothing to grow."""
+    return round(float(np.clip(0.3 + 0.7 * np.log(max(times, 1.0)) / np.log(SEVERE_TIMES),
+                               0.3, 1.0)), 3)
 
 
 def _strongest(events: list[Event]) -> list[Event]:
@@ -330,7 +340,7 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
     contradict were dropped before (`contradicted`). A twin stretch mostly inside a temporal
     event that moves the picture's measures (flicker, shake, interlacing, damage) is that
     event's doing (repeated frames move none); one overlapping an event of its own type
-    widens it (`stretches.merged`)."""
+    widens it, which keeps the severity its own detector graded."""
     def inside(e: Event, f: Event) -> bool:
         span = max(e.end_s - e.start_s, 1e-6)
         return min(e.end_s, f.end_s) - max(e.start_s, f.start_s) >= INSIDE_SHARE * span
@@ -338,11 +348,15 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
     temporal = [e for e in events if e.type not in TWIN_TYPES]
     found = [f for f in found if not any(e.type in MOVES_PICTURE and inside(f, e)
                                          for e in temporal)]
-    pictures = [e for e in events if e.type in TWIN_TYPES]
-    # only events of their own type meet the twin stretches (merged() would also let an
-    # event of another type explain them away)
-    out = list(temporal)
-    for etype in sorted({e.type for e in pictures} | {f.type for f in found}):
-        out += merged([e for e in pictures if e.type == etype],
-                      [f for f in found if f.type == etype])
+    out = list(events)
+    for f in found:
+        same = [i for i, e in enumerate(out) if e.type == f.type
+                and min(e.end_s, f.end_s) > max(e.start_s, f.start_s)]
+        if not same:
+            out.append(f)
+        for i in same:  # its own detector graded it: the twin stretch only widens it
+            e = out[i]
+            if not inside(f, e):
+                out[i] = replace(e, start_s=min(e.start_s, f.start_s),
+                                 end_s=max(e.end_s, f.end_s))
     return out
