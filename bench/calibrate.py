@@ -54,11 +54,14 @@ def clean_videos(clips: list[Clip], work: Path, seconds: float = LOOP_S,
 
 def _gates(videos: list[CleanVideo]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Per event type, the strongest event the calibrated detectors still find on clean
-    footage: its severity becomes the gate an event must pass."""
+    footage: its severity becomes the gate an event must pass. Found without the judgement
+    against the same picture elsewhere (tools/detectors/twin_events.py): it drops the clean
+    events whose picture recurs unchanged, but footage that repeats too little has too few
+    twins for it, and the gates must still hold such footage."""
     gates: dict[str, Any] = {}
     found = []
     for v in videos:
-        _, events = derive(v.fps, v.frames, v.samples, v.raw_cuts, gated=False)
+        _, events = derive(v.fps, v.frames, v.samples, v.raw_cuts, gated=False, twins=False)
         for e in events:
             found.append({"clip": v.name, **e.to_dict()})
             key = cal.gate_key(e.type, e.subtype, e.end_s - e.start_s)

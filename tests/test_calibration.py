@@ -111,3 +111,25 @@ def test_blocking_floor_is_calibrated_from_each_clean_videos_sample_tail():
     samples = {"blockiness": np.r_[np.full(20, floor * 0.9), np.full(20, floor * 1.5)]}
     flagged = beyond_clean(samples, BLOCKING)
     assert not flagged[:15].any() and flagged[25:].all()
+
+
+def test_gates_are_set_on_the_events_found_without_the_twins(monkeypatch):
+    """The twins drop clean events whose picture recurs unchanged; footage that repeats too
+    little has too few twins, so the gates are set as if they did not judge."""
+    import numpy as np
+
+    from bench import calibrate as bc
+    from tools.detectors.calibration import CleanVideo
+
+    seen = []
+
+    def fake_derive(fps, frames, samples, raw_cuts, gated=True, twins=True):
+        seen.append((gated, twins))
+        return [], [Event(type="exposure", subtype="low contrast", start_s=0.0, end_s=3.0,
+                          severity=0.62, score=1.0)]
+
+    monkeypatch.setattr(bc, "derive", fake_derive)
+    video = CleanVideo("clip", 25.0, {"t": np.arange(10) / 25.0}, {}, [], [])
+    gates_found, found = bc._gates([video])
+    assert seen == [(False, False)]
+    assert gates_found["exposure/low contrast/short"]["value"] == pytest.approx(0.625)

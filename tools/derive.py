@@ -34,23 +34,26 @@ def derive(
     samples: dict[str, np.ndarray],
     raw_cuts: list[int],
     gated: bool = True,
+    twins: bool = True,
 ) -> tuple[list[Scene], list[Event]]:
     """Scenes and events from measured signals and the shot detector's raw cuts (no decoding).
 
     The detectors' raw events pass the calibrated limits of clean real footage (see
     tools/detectors/confirm.py) and, unless `gated` is off (calibration itself), their
     type's clean-footage severity gate; then they are cut to the video and de-duplicated.
+    `twins` off leaves out the judgement against the same picture elsewhere (the
+    calibration's gates are set without it: see bench/calibrate.py).
     """
     damage = corruption_events(frames, fps)
     cuts, corr = without_damage_cuts(frames, raw_cuts, damage, kept_structure(frames))
     shots = ShotDetector(fps)
     shots.cuts = cuts
     scenes = shots.scenes(frames["t"], corr, frames.get("diff"))
-    events = _events(frames, samples, scenes, fps, damage)
+    events = _events(frames, samples, scenes, fps, damage, twins)
     joined = joined_across(scenes, [(e.start_s, e.end_s) for e in events
                                     if e.subtype == RATE_DROP])
     if len(joined) < len(scenes):  # a rate drop's jumps are no cuts: judged again without
-        scenes, events = joined, _events(frames, samples, joined, fps, damage)
+        scenes, events = joined, _events(frames, samples, joined, fps, damage, twins)
     if gated:
         events = gates.gated(events)
     t = frames.get("t", np.zeros(0))
@@ -60,7 +63,8 @@ def derive(
 
 
 def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
-            scenes: list[Scene], fps: float, damage: list[Event]) -> list[Event]:
+            scenes: list[Scene], fps: float, damage: list[Event],
+            twins: bool = True) -> list[Event]:
     """The events of the detectors, freezes, stretches, interlacing and damage for these
     scenes (before the gates)."""
     events = detect_events(frames, samples, scenes, fps, damaged=damage_spans(damage))
@@ -68,8 +72,9 @@ def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
     events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
                                            events))
-    events = judged_with_twins(events, samples, frames, fps,
-                               [sc.start_frame for sc in scenes[1:]])
+    if twins:
+        events = judged_with_twins(events, samples, frames, fps,
+                                   [sc.start_frame for sc in scenes[1:]])
     return explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
 
 
