@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 
@@ -83,3 +85,15 @@ def joined_runs(flag: np.ndarray, unjudged: np.ndarray | None, t: np.ndarray,
             if len(on):
                 found.append((a + int(on[0]), a + int(on[-1]) + 1))
     return merge_runs(found, t, gap_s=gap_s)
+
+
+def rolling_nanmedian(x: np.ndarray, k: int) -> np.ndarray:
+    """The running median of `x` over k samples, centred, NaN-aware (NaN where the window
+    holds no number)."""
+    if k <= 1 or len(x) < k:
+        return x.copy()
+    pad = np.pad(x, (k // 2, k - 1 - k // 2), constant_values=np.nan)
+    win = np.lib.stride_tricks.sliding_window_view(pad, k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmedian(win, axis=1)

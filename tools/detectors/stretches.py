@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
-from tools.detectors.series import hysteresis, merge_runs, runs
+from tools.detectors.series import hysteresis, merge_runs, rolling_nanmedian, runs
 from tools.model import Event
 
 EXCLUDE_S = 8.0  # the neighbourhood starts this far away on each side ...
@@ -104,16 +104,6 @@ def series(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
     return np.log(np.maximum(x, 0.0) + s.offset)
 
 
-def _rolling_nanmedian(x: np.ndarray, k: int) -> np.ndarray:
-    if k <= 1 or len(x) < k:
-        return x.copy()
-    pad = np.pad(x, (k // 2, k - 1 - k // 2), constant_values=np.nan)
-    win = np.lib.stride_tricks.sliding_window_view(pad, k)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmedian(win, axis=1)
-
-
 def departure(x: np.ndarray, step: float, direction: int,
               excluded: np.ndarray | None = None) -> np.ndarray:
     """How far each sample's running median lies beyond its neighbourhood's level (the mean
@@ -122,7 +112,7 @@ def departure(x: np.ndarray, step: float, direction: int,
     n = len(x)
     if n == 0:
         return np.zeros(0)
-    smooth = _rolling_nanmedian(x, max(1, int(round(SMOOTH_S / step)) | 1))
+    smooth = rolling_nanmedian(x, max(1, int(round(SMOOTH_S / step)) | 1))
     pool = x.copy()
     if excluded is not None:
         pool[excluded] = np.nan

@@ -13,15 +13,14 @@ footage that never repeats has no twins and gets no events here.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.colour import HUE_WEAK
-from tools.detectors.series import hysteresis, merge_runs, runs
-from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S
+from tools.detectors.series import hysteresis, merge_runs, rolling_nanmedian, runs
+from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S, series
 from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
 from tools.model import Event
 
@@ -75,16 +74,9 @@ def _series(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
             return None
         hx, hy = np.asarray(hx, dtype=np.float64), np.asarray(hy, dtype=np.float64)
         return np.where(np.hypot(hx, hy) >= HUE_WEAK, np.degrees(np.arctan2(hy, hx)), np.nan)
-    if m.signal == "luma":
-        luma, idx = frames.get("luma"), samples.get("frame")
-        if luma is None or idx is None or len(luma) == 0:
-            return None
-        x = np.asarray(luma, dtype=np.float64)[np.clip(np.asarray(idx, int), 0, len(luma) - 1)]
-    elif m.signal in samples:
-        x = np.asarray(samples[m.signal], dtype=np.float64)
-    else:
+    out = series(samples, frames, m)  # read as the stretches read it (signal, offset)
+    if out is None:
         return None
-    out = np.log(np.maximum(x, 0.0) + m.offset)
     if m.per_contrast:
         cr = samples.get("contrast_range")
         if cr is None:
@@ -117,16 +109,6 @@ def _departure(x: np.ndarray, twins: np.ndarray, m: TwinMeasure,
     return m.direction * (x - ref) - spread
 
 
-def _rolling_nanmedian(x: np.ndarray, k: int) -> np.ndarray:
-    if k <= 1 or len(x) < k:
-        return x.copy()
-    pad = np.pad(x, (k // 2, k - 1 - k // 2), constant_values=np.nan)
-    win = np.lib.stride_tricks.sliding_window_view(pad, k)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmedian(win, axis=1)
-
-
 def find_twin_stretches(t: np.ndarray, measures: dict[str, np.ndarray], twins: np.ndarray,
                         limits: dict[str, float]) -> dict[str, list[tuple[float, float, float]]]:
     """(start, end, departure) of every stretch of at least MIN_STRETCH_S each measure (keys
@@ -138,7 +120,7 @@ def find_twin_stretches(t: np.ndarray, measures: dict[str, np.ndarray], twins: n
     k = max(1, int(round(SMOOTH_S / step))) | 1
 
     def smoothed(key: str, excluded: np.ndarray) -> np.ndarray:
-        return _rolling_nanmedian(_departure(measures[key], twins, by_key[key], excluded), k)
+        return rolling_nanmedian(_departure(measures[key], twins, by_key[key], excluded), k)
 
     flags = {key: np.zeros(n, dtype=bool) for key in measures}
     for _ in range(ROUNDS):
