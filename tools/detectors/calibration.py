@@ -98,6 +98,18 @@ def tail_limit(values: Sequence[float], direction: int, alpha: float, log: bool 
     return float(math.exp(lim) - offset) if log else lim
 
 
+def least_quiet(found: Callable[[float], bool], top: float, steps: int = 16) -> float:
+    """The least limit at which `found(limit)` is False (a clean video shows nothing),
+    bisected between 0 and `top` (`top` itself when even that finds something)."""
+    lo, hi = 0.0, top
+    if found(hi):
+        return hi
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if found(mid) else (lo, mid)
+    return hi
+
+
 def calibrate(videos: Sequence[CleanVideo], keys: Sequence[str] | None = None) -> dict[str, Any]:
     """Measure the declared quantities on clean videos: {key: {value, n, clean range, ...}}."""
     out: dict[str, Any] = {}

@@ -19,6 +19,7 @@ from tools.detectors.calibration import Quantity, declare, value
 from tools.detectors.freeze import MIN_S as FREEZE_MIN_S
 from tools.detectors.repeats import FROZEN_DIFF
 from tools.detectors.series import runs
+from tools.detectors.twin_events import judged_by_twins
 from tools.model import Event
 
 # Events of a held-by-design video lasting this share of it are its look.
@@ -75,7 +76,7 @@ def without_design(events: list[Event], frames: dict[str, np.ndarray],
     holds_pages = still_elsewhere_s(frames, freezes) >= FREEZE_MIN_S
 
     def design(e: Event) -> bool:
-        if str(e.evidence.get("judged_against", "")).startswith("the same picture"):
+        if judged_by_twins(e):
             return False
         if e.type == "freeze":
             return holds_pages

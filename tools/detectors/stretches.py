@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.calibration import CleanVideo, Quantity, declare, least_quiet, value
 from tools.detectors.series import hysteresis, merge_runs, rolling_nanmedian, runs
 from tools.model import Event
 
@@ -169,16 +169,11 @@ def _quiet_limit(s: Stretch, abrupt: bool = False):
         if x is None or len(t) < 3:
             return []
         cuts = [sc.start_s for sc in video.scenes[1:]]
-        lo, hi = 0.0, 8.0
+
         def found(limit: float) -> bool:
             return bool(find_stretches(t, {s.key: x}, {s.key: limit}, cuts,
                                        in_shot=False, abrupt=abrupt)[s.key])
-        if found(hi):
-            return [hi]
-        for _ in range(16):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if found(mid) else (lo, mid)
-        return [hi]
+        return [least_quiet(found, 8.0)]
     return measure
 
 

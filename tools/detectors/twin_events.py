@@ -17,9 +17,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.calibration import CleanVideo, Quantity, declare, least_quiet, value
 from tools.detectors.colour import HUE_WEAK
-from tools.detectors.series import hysteresis, merge_runs, rolling_nanmedian, runs
+from tools.detectors.series import (
+    hysteresis,
+    merge_runs,
+    overlap_share,
+    rolling_nanmedian,
+    runs,
+)
 from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S, series
 from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
 from tools.model import Event
@@ -30,6 +36,7 @@ ROUNDS = 10  # judgements at most, each without the samples found degraded befor
 # limit furthest is the degradation, and one mostly inside it is its doing.
 INSIDE_SHARE = 0.5
 SEVERE_TIMES = 20.0  # a departure this many times the limit is as severe as it gets
+JUDGED_AGAINST = "the same picture elsewhere in the video"  # a twin event's evidence says so
 
 
 @dataclass(frozen=True)
@@ -122,16 +129,19 @@ def find_twin_stretches(t: np.ndarray, measures: dict[str, np.ndarray], twins: n
     def smoothed(key: str, excluded: np.ndarray) -> np.ndarray:
         return rolling_nanmedian(_departure(measures[key], twins, by_key[key], excluded), k)
 
+    def flagged_by_any(flags: dict[str, np.ndarray]) -> np.ndarray:
+        return np.any(list(flags.values()), axis=0) if flags else np.zeros(n, bool)
+
     flags = {key: np.zeros(n, dtype=bool) for key in measures}
     for _ in range(ROUNDS):
-        excluded = np.any(list(flags.values()), axis=0) if flags else np.zeros(n, bool)
+        excluded = flagged_by_any(flags)
         new = {key: np.nan_to_num(smoothed(key, excluded), nan=0.0) > limits[key]
                for key in measures}
         stable = all((new[key] == flags[key]).all() for key in measures)
         flags = new
         if stable:
             break
-    excluded = np.any(list(flags.values()), axis=0) if flags else np.zeros(n, bool)
+    excluded = flagged_by_any(flags)
     out: dict[str, list[tuple[float, float, float]]] = {}
     for key in measures:
         d = smoothed(key, excluded)
@@ -178,13 +188,7 @@ def _quiet_limit(m: TwinMeasure):
         def found(limit: float) -> bool:
             return bool(find_twin_stretches(t, {m.key: x}, twins, {m.key: limit})[m.key])
 
-        lo, hi = 0.0, m.top
-        if found(hi):
-            return [_as_stored(hi)]
-        for _ in range(16):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if found(mid) else (lo, mid)
-        return [_as_stored(hi)]
+        return [_as_stored(least_quiet(found, m.top))]
     return measure
 
 
@@ -239,7 +243,7 @@ def twin_events(samples: dict[str, np.ndarray], frames: dict[str, np.ndarray],
                 severity=sev, score=round(level / max(lim, 1e-9), 2),
                 evidence={"signal": m.signal, "departure": round(level, 4),
                           "limit": round(lim, 4),
-                          "judged_against": "the same picture elsewhere in the video"},
+                          "judged_against": JUDGED_AGAINST},
             ))
     return _strongest(events)
 
@@ -253,16 +257,18 @@ def _severity(times: float) -> float:
                                0.3, 1.0)), 3)
 
 
+def _inside(e: Event, f: Event) -> bool:
+    """Whether event e lies mostly (INSIDE_SHARE) inside event f."""
+    return overlap_share(e.start_s, e.end_s, [(f.start_s, f.end_s)]) >= INSIDE_SHARE
+
+
 def _strongest(events: list[Event]) -> list[Event]:
     """Of twin events over one stretch, the strongest type's, and those not mostly inside
     an event of another type kept before them."""
     kept: list[Event] = []
     for e in sorted(events, key=lambda e: -e.score):
-        span = max(e.end_s - e.start_s, 1e-6)
-        if any(k.type != e.type and min(k.end_s, e.end_s) - max(k.start_s, e.start_s)
-               >= INSIDE_SHARE * span for k in kept):
-            continue
-        kept.append(e)
+        if not any(k.type != e.type and _inside(e, k) for k in kept):
+            kept.append(e)
     return sorted(kept, key=lambda e: (e.start_s, e.type))
 
 
@@ -323,12 +329,8 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
     event that moves the picture's measures (flicker, shake, interlacing, damage) is that
     event's doing (repeated frames move none); one overlapping an event of its own type
     widens it, which keeps the severity its own detector graded."""
-    def inside(e: Event, f: Event) -> bool:
-        span = max(e.end_s - e.start_s, 1e-6)
-        return min(e.end_s, f.end_s) - max(e.start_s, f.start_s) >= INSIDE_SHARE * span
-
     temporal = [e for e in events if e.type not in TWIN_TYPES]
-    found = [f for f in found if not any(e.type in MOVES_PICTURE and inside(f, e)
+    found = [f for f in found if not any(e.type in MOVES_PICTURE and _inside(f, e)
                                          for e in temporal)]
     out = list(events)
     for f in found:
@@ -338,7 +340,12 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
             out.append(f)
         for i in same:  # its own detector graded it: the twin stretch only widens it
             e = out[i]
-            if not inside(f, e):
+            if not _inside(f, e):
                 out[i] = replace(e, start_s=min(e.start_s, f.start_s),
                                  end_s=max(e.end_s, f.end_s))
     return out
+
+
+def judged_by_twins(e: Event) -> bool:
+    """Whether the event is a twin stretch (judged against the same picture elsewhere)."""
+    return e.evidence.get("judged_against") == JUDGED_AGAINST

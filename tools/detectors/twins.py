@@ -63,10 +63,10 @@ def twin_lags(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
     SHIFT_S either side (a loop's length is rarely a whole number of sample steps). A
     course with a shot cut (`cuts`: frame numbers) in it is no signature: one step
     dominates it, and every cut looks like every other."""
-    luma, idx = frames.get("luma"), samples.get("frame")  # luma: the first course
+    idx = samples.get("frame")
     t = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
     n = len(t)
-    if luma is None or idx is None or n < 3 or fps <= 0:
+    if COURSES[0] not in frames or idx is None or n < 3 or fps <= 0:
         return np.zeros((0, n), dtype=bool)
     series = [np.asarray(frames[k], dtype=np.float64) for k in COURSES if k in frames]
     idx = np.asarray(idx, dtype=np.int64)
