@@ -19,6 +19,7 @@ from agent.brains.local import compare, course, explain, identify, locate, order
 from agent.brains.local.common import option_windows
 from agent.brains.local.evidence import Evidence, read_as, window_args
 from agent.brains.local.totals import aggregate
+from agent.clauses import split_question
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
 from agent.questions import Question, parse_question
@@ -56,15 +57,29 @@ class LocalBrain:
         """The next tool call, or `finish` once the evidence is in (or the budget is out)."""
         question = ctx.question or question_text(messages)
         ev = Evidence(messages)
-        q = parse_question(question, ctx.options, ctx.duration_s, scenes(ev, ctx.duration_s))
-        ev.relabel = read_as(q, ev.raw_events())
+        spans = scenes(ev, ctx.duration_s)
+        whole = parse_question(question, ctx.options, ctx.duration_s, spans)
+        parts = split_question(whole, ctx.options, ctx.duration_s, spans)
         available = {t.get("function", {}).get("name") for t in tools}
         nudged = isinstance(messages[-1], HumanMessage) and len(messages) > 2
-        if not nudged and q.kind != "out_of_scope":
+        for q in parts if not nudged else []:
+            if q.kind == "out_of_scope":
+                continue
+            ev.relabel = read_as(q, ev.raw_events())
             for name, args in self.plan(q, ev, ctx.duration_s):
                 if name in available and not ev.done(name, args):
                     return call(name, args, len(ev.calls) + 1)
-        return call("finish", self.decide(q, ev, ctx), len(ev.calls) + 1)
+        return call("finish", self.decide_parts(parts, ev, ctx), len(ev.calls) + 1)
+
+    def decide_parts(self, parts: list[Question], ev: Evidence,
+                     ctx: RunContext) -> dict[str, Any]:
+        """finish() arguments for a question of one or more parts (agent/clauses): each
+        part answered on its own evidence, the answers numbered in the order asked."""
+        outs = []
+        for q in parts:
+            ev.relabel = read_as(q, ev.raw_events())
+            outs.append(self.decide(q, ev, ctx))
+        return outs[0] if len(outs) == 1 else joined(outs)
 
     def plan(self, q: Question, ev: Evidence, duration: float) -> list[tuple[str, dict]]:
         """The tool calls this question needs, in order (calls already made are skipped)."""
@@ -158,6 +173,17 @@ class LocalBrain:
         out.setdefault("segments", [])
         out["confidence"] = round(float(min(max(out.get("confidence", 0.5), 0.0), 1.0)), 3)
         return out
+
+
+def joined(outs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One answer from the answers to a question's parts: texts numbered, segments in time
+    order without repeats, the least confidence."""
+    segs: list[dict[str, Any]] = []
+    for o in outs:
+        segs += [s for s in o.get("segments") or [] if s not in segs]
+    return {"answer": " ".join(f"({i}) {o['answer']}" for i, o in enumerate(outs, 1)),
+            "choice": None, "segments": sorted(segs, key=lambda s: s.get("start_s", 0.0)),
+            "confidence": min(o.get("confidence", 0.5) for o in outs)}
 
 
 def stand_in_calls(q: Question, ev: Evidence, win: dict[str, float]) -> list[tuple[str, dict]]:
