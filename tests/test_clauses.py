@@ -1,5 +1,6 @@
 """Two questions in one sentence are answered part by part (agent/clauses.py); a question
-whose second half only refers back to the first stays one question."""
+whose second half only refers back to the first stays one question. Also from the session-18
+probes: a rating on the scale asked for, and no yes or no to a question it cannot read."""
 
 from __future__ import annotations
 
@@ -82,3 +83,34 @@ def test_each_part_is_answered_in_order(tmp_path):
     ans = ask(idx, "Wann friert das Bild ein und wann ist es unscharf?", (), tmp_path)
     assert ans.answer.startswith("(1) ") and " (2) " in ans.answer, ans.answer
     assert [(s.start_s, s.end_s) for s in ans.segments] == [(30.0, 36.0), (100.0, 120.0)]
+
+
+def test_a_rating_is_given_on_the_scale_asked_for(tmp_path):
+    idx = make_index(180.0, [Event("blur", 100.0, 120.0, 0.7, 5.0, "softness", {})])
+    ans = ask(idx, "Rate the overall picture quality from 1 to 5.", (), tmp_path)
+    assert ans.answer.startswith("Overall quality is good (4 on a 1-5 scale, 5 excellent)"), \
+        ans.answer
+    ans = ask(idx, "How would you score this video out of 10?", (), tmp_path)
+    assert "(7.8 on a 1-10 scale, 10 excellent)" in ans.answer, ans.answer
+    ans = ask(make_index(180.0, []), "Give the overall quality a score from 0 to 100.", (),
+              tmp_path)
+    assert "excellent (100 on a 0-100 scale" in ans.answer, ans.answer
+
+
+def test_a_question_it_cannot_read_gets_no_yes_or_no(tmp_path):
+    idx = make_index(180.0, [Event("blur", 100.0, 120.0, 0.7, 5.0, "softness", {})])
+    ans = ask(idx, "Is the rocket launch successful?", (), tmp_path)
+    assert "as a picture-quality term" in ans.answer, ans.answer
+    assert "What I can measure: " in ans.answer and "Yes" not in ans.answer, ans.answer
+    # a yes/no question about the picture itself still gets its yes
+    ans = ask(idx, "Is there anything wrong with the picture?", (), tmp_path)
+    assert ans.answer.startswith("Yes"), ans.answer
+
+
+def test_is_one_part_better_than_another_is_answered_yes_or_no(tmp_path):
+    idx = make_index(180.0, [Event("blur", 20.0, 60.0, 0.9, 5.0, "softness", {})])
+    ans = ask(idx, "Is the first half better than the second half?", (), tmp_path)
+    assert ans.answer.startswith("No: the most degraded window is 00:00:00.0-00:01:30.0"), \
+        ans.answer
+    ans = ask(idx, "Is the first half worse than the second half?", (), tmp_path)
+    assert ans.answer.startswith("Yes: "), ans.answer

@@ -83,14 +83,15 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.least:
         order = order[::-1]
     pick = wins[order[0]] if order else None
-    choice = None
+    choice = holds = None
     if pick:
         span = (pick["start_s"], pick["end_s"])
         choice = next((o.letter for o, sp in opts if sp and abs(sp[0] - span[0]) < 0.6
                        and abs(sp[1] - span[1]) < 0.6), None)
         if choice is None and len(q.windows) >= 2:  # yes/no about "A worse than B?"
             first_worse = order[0] == 0 if not q.least else order[0] != 0
-            choice = yes_no(q, first_worse != claims_less(q.text))
+            holds = first_worse != claims_less(q.text)
+            choice = yes_no(q, holds)
     name = what(q)
     same = len(wins) >= 2 and all(
         w["worst_severity"] == wins[0]["worst_severity"] and
@@ -105,6 +106,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     label = "least" if q.least else "most"
     text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
             f"({desc}).") if pick else "No windows to compare."
+    if holds is not None and not q.options and asks_yes_no(q.text):  # "is A better than B?"
+        text = ("Yes: " if holds else "No: ") + text[0].lower() + text[1:]
     segs = segments(pick.get("events", [])) if pick else []
     return {"answer": text, "choice": choice, "segments": segs,
             "confidence": 0.45 if same else 0.75}

@@ -134,6 +134,20 @@ _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|f
 GOOD_GRADE = 3.5  # "acceptable": fair-to-good or better
 
 
+# "from 1 to 10", "on a 0-100 scale", "out of 10": the scale a rating is asked on.
+_SCALE = re.compile(r"\b([01])\s*(?:to|-|–)\s*(5|10|100)\b|\bout\s+of\s+(5|10|100)\b", re.I)
+
+
+def on_scale(text: str, g: float) -> str:
+    """The grade (1 bad .. 5 excellent, the ACR scale) said on the scale the question asks
+    for, if any: "4 on a 1-5 scale", "7.8 on a 1-10 scale"."""
+    m = _SCALE.search(text)
+    hi = int(m.group(2) or m.group(3)) if m else 5
+    lo = int(m.group(1)) if m and m.group(1) else 0 if hi == 100 else 1
+    v = lo + (g - 1.0) / 4.0 * (hi - lo)
+    return f"{round(v, 1):g} on a {lo}-{hi} scale, {hi} excellent"
+
+
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The overall grade, from the level-weighted share of the viewing impaired."""
     found = stretches(ev.all_events())
@@ -151,7 +165,8 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         elif any(o.level is not None for o in q.options):
             choice = nearest(q.options, lambda o: o.level, max(0.0, 5.0 - g) * 0.75)
     names = ["", "bad", "poor", "fair", "good", "excellent"]
-    text = f"Overall quality is {names[int(round(min(max(g, 1), 5)))]}: {detail}."
+    g = min(max(g, 1.0), 5.0)
+    text = f"Overall quality is {names[int(round(g))]} ({on_scale(q.text, g)}): {detail}."
     if (clean_claim or fair_claim) and asks_yes_no(q.text):  # "would it pass QC?"
         worst = max(found, key=lambda s: s.severity) if found else None
         text = ("Yes: " if truth else "No: ") + (

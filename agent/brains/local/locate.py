@@ -234,6 +234,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         else:
             choice = none_option(q)
     yes, no = ("No", "Yes") if q.absent else ("Yes", "No")  # "is it sharp?" asks for none
+    if q.unknown and not q.types and not q.options:  # "was the launch a success?": no yes
+        yes = no = "What I can measure"  # or no to a question it could not read
     if probed:
         text = (f"{yes}: {name} {agree(base, 'shows', 'show')} {span}, though too weakly "
                 "for an event of its own: its signal there is "
