@@ -114,3 +114,6 @@ def test_is_one_part_better_than_another_is_answered_yes_or_no(tmp_path):
         ans.answer
     ans = ask(idx, "Is the first half worse than the second half?", (), tmp_path)
     assert ans.answer.startswith("Yes: "), ans.answer
+    # "is A or B cleaner?" asks which, not whether
+    ans = ask(idx, "Is the first half or the second half cleaner?", (), tmp_path)
+    assert ans.answer.startswith("The least degraded window is 00:01:30.0"), ans.answer

@@ -106,7 +106,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     label = "least" if q.least else "most"
     text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
             f"({desc}).") if pick else "No windows to compare."
-    if holds is not None and not q.options and asks_yes_no(q.text):  # "is A better than B?"
+    if holds is not None and not q.options and asks_yes_no(q.text) and not re.search(
+            r"\bor\b", q.text, re.I):  # "is A better than B?" ("is A or B cleaner?": which)
         text = ("Yes: " if holds else "No: ") + text[0].lower() + text[1:]
     segs = segments(pick.get("events", [])) if pick else []
     return {"answer": text, "choice": choice, "segments": segs,
