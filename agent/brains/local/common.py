@@ -84,6 +84,12 @@ def asks_yes_no(text: str) -> bool:
     return bool(_YES_NO.match(text))
 
 
+def asks_whether(text: str) -> bool:
+    """A yes/no-shaped question that sets no two things against each other with "or": "Is A
+    worse than B?" asks whether, "Is A or B worse?" (or "before or after?") asks which."""
+    return asks_yes_no(text) and not re.search(r"\bor\b", text, re.I)
+
+
 _EXTREME = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
 
 

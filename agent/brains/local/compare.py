@@ -8,6 +8,7 @@ from typing import Any
 
 from agent.brains.local.common import (
     agree,
+    asks_whether,
     asks_yes_no,
     by_type,
     none_option,
@@ -106,8 +107,7 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     label = "least" if q.least else "most"
     text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
             f"({desc}).") if pick else "No windows to compare."
-    if holds is not None and not q.options and asks_yes_no(q.text) and not re.search(
-            r"\bor\b", q.text, re.I):  # "is A better than B?" ("is A or B cleaner?": which)
+    if holds is not None and not q.options and asks_whether(q.text):  # "is A better than B?"
         text = ("Yes: " if holds else "No: ") + text[0].lower() + text[1:]
     segs = segments(pick.get("events", [])) if pick else []
     return {"answer": text, "choice": choice, "segments": segs,

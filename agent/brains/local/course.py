@@ -6,7 +6,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import agree, asks_yes_no, nearest, segments, yes_no
+from agent.brains.local.common import (
+    agree,
+    asks_whether,
+    asks_yes_no,
+    nearest,
+    segments,
+    yes_no,
+)
 from agent.brains.local.evidence import Evidence, type_hit
 from agent.brains.local.levels import grade
 from agent.brains.stretches import (
@@ -94,8 +101,8 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.types and not found:
         text = (f"No {subject} was found anywhere in the video, so it neither grows nor fades "
                 "(stable).")
-    if claimed and asks_yes_no(q.text) and not re.search(r"\bor\b", q.text, re.I) and (
-            found or not q.types):  # ("No flicker was found ..." says no already)
+    # ("No flicker was found ..." says no already)
+    if claimed and asks_whether(q.text) and (found or not q.types):
         text = ("Yes. " if claimed == measured else "No. ") + text
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([s.to_event() for s in found])}

@@ -7,7 +7,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import agree, asks_yes_no, segments, timeline_text, yes_no
+from agent.brains.local.common import agree, asks_whether, segments, timeline_text, yes_no
 from agent.brains.local.evidence import Evidence, same_defect_types
 from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
 from agent.brains.stretches import Stretch, Timeline
@@ -88,8 +88,8 @@ def pair_text(q: Question, a: str, b: str, tl: Timeline, duration: float) -> str
         gone = [n for n, f in ((na, fa), (nb, fb)) if f is None]
         return f"No {' and no '.join(gone)} was found, so there is no order to give."
     verdict = claim(q.text, q.types, tl, duration)
-    lead = ("Yes. " if verdict else "No. ") if verdict is not None and asks_yes_no(
-        q.text) and not re.search(r"\bor\b", q.text, re.I) else ""  # not "before or after?"
+    lead = ("Yes. " if verdict else "No. ") if verdict is not None and asks_whether(
+        q.text) else ""  # not "before or after?"
     if tl.together(a, b):
         return f"{lead}The {na} and the {nb} overlap in time."
     (n1, t1, s1), (n2, t2, _) = sorted(((na, fa, a), (nb, fb, b)), key=lambda x: x[1])
