@@ -59,17 +59,16 @@ def split_question(whole: Question, options: Sequence[str], duration_s: float,
     texts = pieces(whole.text)
     if len(texts) < 2:
         return [whole]
-    parts: list[str] = []
+    parts: list[tuple[str, Question]] = []  # (text, its parse): only merged text re-parsed
     for t in texts:
         q = parse_question(t, (), duration_s, scenes)
         if parts and not _stands_alone(q):
-            parts[-1] = f"{parts[-1]}, {t}"
+            merged = f"{parts[-1][0]}, {t}"
+            parts[-1] = (merged, parse_question(merged, (), duration_s, scenes))
         else:
-            parts.append(t)
-    if len(parts) < 2 or len(parts) > _MAX_PARTS:
-        return [whole]
-    out = [parse_question(t, (), duration_s, scenes) for t in parts]
-    if not all(_stands_alone(q) for q in out):
+            parts.append((t, q))
+    out = [q for _, q in parts]
+    if not 2 <= len(out) <= _MAX_PARTS or not all(_stands_alone(q) for q in out):
         return [whole]
     return [dataclasses.replace(q, language=whole.language, original=whole.original)
             for q in out]
