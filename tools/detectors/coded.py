@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.calibration import CleanVideo, Quantity, declare, least_quiet, value
 from tools.detectors.series import merge_runs, runs
 from tools.detectors.stretches import MERGE_S, MIN_STRETCH_S, ROUNDS, departure
 from tools.model import Event
@@ -131,13 +131,8 @@ def _quiet_limit(video: CleanVideo) -> list[float]:
     if measures is None or len(t) < 3:
         return []
     cuts = [sc.start_s for sc in video.scenes[1:]]
-    lo, hi = 0.0, 4.0
-    if coded_stretches(t, measures, hi, cuts):
-        return [hi]
-    for _ in range(14):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if coded_stretches(t, measures, mid, cuts) else (lo, mid)
-    return [hi]
+    return [least_quiet(lambda lim: bool(coded_stretches(t, measures, lim, cuts)), 4.0,
+                        steps=14)]
 
 
 LIMIT = declare(Quantity(
