@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent.times import digits_before_units
 from agent.vocabulary import Term, vocabulary
 
 VOCAB = vocabulary()
@@ -89,6 +90,7 @@ def is_supported(code: str) -> bool:
 def paraphrase(text: str) -> str:
     """English question shapes said in other words, in the words the kind rules know ("for
     how many seconds" -> "how long", "count the freezes" -> "how many freezes")."""
+    text = digits_before_units(text)
     for rx, repl in VOCAB.paraphrase:
         text = rx.sub(repl, text)
     return text

@@ -86,6 +86,26 @@ _SIDE_OF_EDGE = re.compile(r"\b(after|past|beyond|following|before|until|till|up
                            r"\s+the\s+$", re.IGNORECASE)
 
 
+_UNITS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+          "fifteen sixteen seventeen eighteen nineteen").split()
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_COUNTED = re.compile(
+    rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS[:9])}))?|({'|'.join(_UNITS)}))"
+    r"(?=[\s-](?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b)", re.IGNORECASE)
+
+
+def digits_before_units(text: str) -> str:
+    """Number words counting time units written as digits ("two-minute mark" -> "2-minute
+    mark", "forty five seconds" -> "45 seconds"), so every time rule reads them."""
+    def one(m: re.Match) -> str:
+        if m.group(3):
+            return str(_UNITS.index(m.group(3).lower()) + 1)
+        tens = _TENS[m.group(1).lower()]
+        return str(tens + (_UNITS.index(m.group(2).lower()) + 1 if m.group(2) else 0))
+    return _COUNTED.sub(one, text)
+
+
 def _amount(word: str) -> float | None:
     word = word.strip().lower()
     if re.fullmatch(_NUM, word):

@@ -63,7 +63,7 @@ def test_the_same_type_in_two_windows_names_the_worse_window(tmp_path):
     ans = ask(idx, "Is the first half blurrier than the second half?", ["Yes", "No"], tmp_path)
     assert ans.choice == "A" and ans.answer.startswith("The blur at 00:00:00.0-00:01:40.0")
     none = ask(idx, "Is the ending noisier than the opening?", tmp_path=tmp_path)
-    assert none.answer.startswith("Neither: no lasting noise")
+    assert none.answer.startswith("No: no lasting noise")  # a yes/no question: its no
 
 
 @pytest.mark.parametrize(("question", "bounds"), [
@@ -140,6 +140,11 @@ def test_which_lasts_longer_compares_time(pair, tmp_path):
                tmp_path).choice == "B"
     which = ask(pair, "Which lasts longer, the noise or the dark part?", tmp_path=tmp_path)
     assert which.answer.startswith("The exposure problems last longer.")
+    # "Is A or B ...?" asks which, not whether: no yes/no lead
+    either = ask(pair, "Is the noise or the dark part longer?", tmp_path=tmp_path)
+    assert either.answer.startswith("The exposure problems last longer.")
+    short = ask(pair, "Which is shorter, the noise or the dark part?", tmp_path=tmp_path)
+    assert short.answer.startswith("The noise lasts a shorter time.")
 
 
 @pytest.mark.parametrize(("question", "kind"), [

@@ -78,6 +78,8 @@ KIND_PHRASINGS: dict[str, list[tuple[str, list[str]]]] = {
          ["At the beginning", "At the end"]),
         ("Which is more annoying, the flicker or the shake?", ["The flicker", "The shake"]),
         ("Is the freeze at 1:00 longer than the one at 2:00?", YES_NO),
+        ("Is the noise or the dark part longer?", []),
+        ("Is blur or noise the bigger problem here?", []),
         ("Welcher Abschnitt ist schlechter?", ["Abschnitt 1", "Abschnitt 2"]),
         ("Quelle partie est la plus dégradée ?", ["La première moitié", "La seconde moitié"]),
         ("¿Qué mitad se ve peor?", ["La primera mitad", "La segunda mitad"]),

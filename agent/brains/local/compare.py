@@ -9,7 +9,6 @@ from typing import Any
 from agent.brains.local.common import (
     agree,
     asks_whether,
-    asks_yes_no,
     by_type,
     none_option,
     option_span,
@@ -184,8 +183,12 @@ def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, 
         longest = min(secs, key=secs.get) if shorter else max(secs, key=secs.get)
         choice = next((o.letter for o in q.options if o.types and o.types[0].type == longest),
                       None)
-    if asks_yes_no(q.text):
+    if asks_whether(q.text):
         lead = "Yes. " if first_holds else "No. "
+    elif shorter:
+        low = min(secs, key=secs.get)
+        name = TYPE_NAMES.get(low, low)
+        lead = f"The {name} {agree(name, 'lasts', 'last')} a shorter time. "
     else:
         top = max(secs, key=secs.get)
         name = TYPE_NAMES.get(top, top)
@@ -237,6 +240,14 @@ def compare_types(q: Question, ev: Evidence,
     text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
             + f" ({level_word(worst, events_level(tops))}, severity {worst:.2f})."
             if top else "No distortion was detected, so none is more severe.")
+    if types and top:  # the other named types' worst, beside it
+        rest = [(TYPE_NAMES.get(t, t), max((e["severity"] for e in pool if e["type"] == t),
+                                           default=0.0)) for t in types if t != top]
+        text += "".join(f" The {n} {agree(n, 'reaches', 'reach')} {s_:.2f}." if s_ else
+                        f" No {n} {agree(n, 'was', 'were')} detected." for n, s_ in rest)
+        if not q.options and asks_whether(q.text):  # "is the noise heavier than the blur?"
+            holds = (top == types[0]) != claims_less(q.text)
+            text = ("Yes: " if holds else "No: ") + text[0].lower() + text[1:]
     level = [t for t in named if t != top and top and grade.get(t) == grade[top]]
     if level:  # as severe at its worst: say what decided
         other = TYPE_NAMES.get(level[0], level[0])
@@ -273,12 +284,18 @@ def compare_typed_windows(q: Question, ev: Evidence, ctx: RunContext,
                      for s, c, m, w, _, _ in found)
     worse = found[0] if first_worse else found[1]
     name = TYPE_NAMES.get(worse[2].type, worse[2].type)
+    whether = not q.options and asks_whether(q.text)
     if not ea and not eb and not la and not lb and max(ca, cb) < 1.0:
         # nothing in either, not even a signal as strong as an event's: neither is worse
-        return {"answer": f"Neither: no lasting {name} was found in either window ({text}).",
+        lead = "No" if whether else "Neither"
+        return {"answer": f"{lead}: no lasting {name} {agree(name, 'was', 'were')} found in "
+                          f"either window ({text}).",
                 "choice": yes_no(q, False), "segments": [], "confidence": 0.5}
+    verb = agree(name, "is", "are")
     if found[0][2].type == found[1][2].type:  # the same type in two windows: name the window
         name += f" at {hms(worse[3].start_s)}-{hms(worse[3].end_s)}"
-    text = f"The {name} is the more severe: {text}."
+    text = f"The {name} {verb} the more severe: {text}."
+    if whether:  # "is the middle more compressed than the start?"
+        text = ("Yes: t" if first_worse != claims_less(q.text) else "No: t") + text[1:]
     return {"answer": text, "choice": choice, "segments": segments(ea + eb),
             "confidence": 0.6 if sa != sb else 0.4}

@@ -137,8 +137,12 @@ _CLEAN_CLAIM = re.compile(
     r"distortions?)|broadcast|broadcast[- ]quality|air|airing|delivery|"
     r"pass(?:es)? (?:qc|quality control)|qc)\b", re.I)
 _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
-                         r"decent)\b", re.I)
-GOOD_GRADE = 3.5  # "acceptable": fair-to-good or better
+                         r"decent|good|high|great|excellent|nice)\b", re.I)
+GOOD_GRADE = 3.5  # "acceptable", "good": fair-to-good or better
+# One that claims it is bad: yes means a poor grade ("unacceptable": below a good one).
+_POOR_CLAIM = re.compile(r"\b(poor|bad|low|terrible|awful|lousy|(unacceptable|unwatchable|"
+                         r"unusable))\b", re.I)
+POOR_GRADE = 2.5  # "poor": poor or bad
 
 
 # "from 1 to 10", "on a 0-100 scale", "out of 10": the scale a rating is asked on.
@@ -161,8 +165,10 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     g, detail = grade(found, ctx.duration_s)
     choice = None
     clean_claim = bool(_CLEAN_CLAIM.search(q.text))
-    fair_claim = not clean_claim and bool(_FAIR_CLAIM.search(q.text))
-    truth = (not found) if clean_claim else g >= GOOD_GRADE if fair_claim else bool(found)
+    poor = None if clean_claim else _POOR_CLAIM.search(q.text)
+    fair_claim = not clean_claim and not poor and bool(_FAIR_CLAIM.search(q.text))
+    truth = (not found) if clean_claim else g >= GOOD_GRADE if fair_claim else (
+        g < (GOOD_GRADE if poor.group(2) else POOR_GRADE)) if poor else bool(found)
     if q.options:
         if any(o.yes or o.no for o in q.options) and not any(
                 o.grade is not None for o in q.options):
@@ -174,7 +180,7 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     names = ["", "bad", "poor", "fair", "good", "excellent"]
     g = min(max(g, 1.0), 5.0)
     text = f"Overall quality is {names[int(round(g))]} ({on_scale(q.text, g)}): {detail}."
-    if (clean_claim or fair_claim) and asks_yes_no(q.text):  # "would it pass QC?"
+    if (clean_claim or fair_claim or poor) and asks_yes_no(q.text):  # "would it pass QC?"
         worst = max(found, key=lambda s: s.severity) if found else None
         text = ("Yes: " if truth else "No: ") + (
             f"{len(found)} degraded stretch(es), the worst {worst.type} at "
