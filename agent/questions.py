@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agent.amounts import BOUND, duration_bounds, durations, numbers
 from agent.distortions import (
@@ -35,6 +35,7 @@ from agent.options import (
     letters,
     parse_option,
 )
+from agent.spelling import correct
 from agent.times import (
     ORDINALS,
     POINT_HALF_WIDTH_S,
@@ -135,6 +136,8 @@ def _kind(q: str, options: Sequence[str]) -> str:
             if kind == "comparison" and _CUE["which_type"].search(low) \
                     and not _CUE["pairwise"].search(low):
                 return "classification"
+            if kind == "comparison" and _CUE["unit_where"].search(low):
+                return "localization"
             if kind == "severity" and _CUE["yes_no_start"].match(low) \
                     and not _CUE["how"].search(low):
                 continue
@@ -208,6 +211,7 @@ class Question:
     ranks: list[tuple[int, str]] = field(default_factory=list)  # "the first freeze": (1, ...)
     least_s: float | None = None  # events must last at least this long ("longer than 5 s")
     most_s: float | None = None  # ... and at most this long ("under 2 seconds")
+    corrected: list[tuple[str, str]] = field(default_factory=list)  # typos read: (as, for)
 
     def ranked(self, evs: Sequence[dict]) -> list[dict]:
         """The one event the question ranks ("the second freeze": the second of that type,
@@ -311,7 +315,30 @@ def parse_question(
     duration_s: float = 0.0,
     scenes: Sequence[tuple[float, float]] | None = None,
 ) -> Question:
-    """Parse a question and its options against a video of `duration_s` seconds."""
+    """Parse a question and its options against a video of `duration_s` seconds; an English
+    question it cannot read (or with words it does not know) is read again with its typos
+    corrected, and that reading is kept when it understands more."""
+    q = _parse(question, options, duration_s, scenes)
+    if q.language != "en" or not (q.kind == "not_understood" or q.unknown):
+        return q
+    fixed, pairs = correct(question)
+    if not pairs:
+        return q
+    q2 = _parse(fixed, options, duration_s, scenes)
+    better = (q.kind == "not_understood") != (q2.kind == "not_understood") or \
+        len(q2.unknown) < len(q.unknown) or (q2.types and not q.types)
+    if not better or q2.kind == "not_understood":
+        return q
+    return replace(q2, original=question, corrected=pairs)
+
+
+def _parse(
+    question: str,
+    options: Sequence[str],
+    duration_s: float,
+    scenes: Sequence[tuple[float, float]] | None,
+) -> Question:
+    """One reading of a question (see parse_question)."""
     reading = read(question, " ".join(options))
     text = reading.gloss
     opt_texts = [gloss(o, reading.code) for o in options]

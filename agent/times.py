@@ -358,6 +358,13 @@ def windows(
         t = parse_time(m.group(1) or m.group(2))
         if free(m) and t is not None:
             add(m, t, d, m.group(0))
+    # "before or after 1:30?": the instant itself, the question is on which side
+    either = re.compile(rf"\b(?:before|after)\s+or\s+(?:before|after)\s+(?:the\s+)?({_TIME})",
+                        re.IGNORECASE)
+    for m in either.finditer(text):
+        t = parse_time(m.group(1))
+        if free(m) and t is not None:
+            add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(1), point=True)
     side = re.compile(rf"\b(after|before|until|since|past|up to|till|prior to|by)\s+({_TIME})",
                       re.IGNORECASE)
     for m in side.finditer(text):
@@ -366,7 +373,12 @@ def windows(
         t = parse_time(m.group(2))
         if t is None:
             continue
-        if m.group(1).lower() in ("after", "since", "past"):
+        later = m.group(1).lower() in ("after", "since", "past")
+        near = re.search(r"\b(shortly|just|right|immediately|soon)\s*$", text[:m.start()], re.I)
+        if near:  # "shortly before 2:00": the stretch just before it, not all of it
+            span = max(10.0, min(30.0, d * 0.1))
+            add(m, *((t, t + span) if later else (t - span, t)), near.group(1) + " " + m.group(0))
+        elif later:
             add(m, t, d, m.group(0))
         else:
             add(m, 0, t, m.group(0))

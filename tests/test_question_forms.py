@@ -109,3 +109,110 @@ def test_a_flicker_and_a_blur_stay_ordered_after_a_spelled_out_time(tmp_path):
     idx = make_index(events=[BLUR, FLICKER])  # blur 1:00-1:15, flicker 2:20-2:30 of 3:20
     ans = ask(idx, "What happens to the picture after the two-minute mark?", tmp_path=tmp_path)
     assert "flicker" in ans.answer and "blur" not in ans.answer.split(".")[0]
+
+
+@pytest.fixture
+def two(tmp_path):
+    return make_index(events=[BLUR, FLICKER])  # blur 1:00-1:15, flicker 2:20-2:30 of 3:20
+
+
+def test_before_or_after_an_instant_says_which_side(two, tmp_path):
+    q = parse_question("Does noise appear before or after the 1:30 mark?", [], 200.0)
+    assert [w.point for w in q.windows] == [True]
+    after = ask(two, "Does the flicker appear before or after the 1:30 mark?", tmp_path=tmp_path)
+    assert after.answer.startswith("After 00:01:30.0: the flicker starts at 00:02:20.0")
+    before = ask(two, "Is the blur before or after 2:00?", tmp_path=tmp_path)
+    assert before.answer.startswith("Before 00:02:00.0: the blur ends at 00:01:15.0")
+    across = ask(two, "Does the blur come before or after 1:10?", tmp_path=tmp_path)
+    assert across.answer.startswith("Across 00:01:10.0: the blur runs from 00:01:00.0")
+
+
+def test_first_or_last_of_three_named_types(two, tmp_path):
+    last = ask(two, "Which comes last, the blur, the flicker, or the grain?", tmp_path=tmp_path)
+    assert last.answer.startswith("The flicker comes last (it ends at 00:02:30.0). "
+                                  "No noise was found.")
+    first = ask(two, "Which comes first: the flicker, the noise or the blur?", tmp_path=tmp_path)
+    assert first.answer.startswith("The blur comes first (from 00:01:00.0).")
+
+
+def test_shortly_before_an_instant_is_the_stretch_just_before_it():
+    q = parse_question("What problem shows up shortly before the two-minute mark?", [], 150.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(105.0, 120.0)]
+    q = parse_question("What happens just after 1:00?", [], 150.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(60.0, 75.0)]
+    q = parse_question("Is there blur before 1:00?", [], 150.0)  # no "just": all of it
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 60.0)]
+
+
+def test_getting_worse_near_the_end_is_the_end_against_the_rest(tmp_path):
+    late = make_index(events=[Event("exposure", 165.0, 190.0, 0.7, 5.0, "too bright", {})])
+    early = make_index(events=[Event("exposure", 20.0, 45.0, 0.7, 5.0, "too bright", {})])
+    q = "Does the image get brighter near the end?"
+    assert ask(late, q, tmp_path=tmp_path).answer.startswith("Yes: the last ")
+    assert ask(early, q, tmp_path=tmp_path).answer.startswith("No: the last ")
+
+
+def test_rank_the_problems_worst_or_mildest_first(two, tmp_path):
+    worst = ask(two, "Rank the problems from worst to mildest.", tmp_path=tmp_path).answer
+    mild = ask(two, "Rank the defects from least to most severe.", tmp_path=tmp_path).answer
+    assert worst.startswith("Ranked, worst first: 1. ")
+    assert mild.startswith("Ranked, mildest first: 1. ")
+    names = [a.split("1. ")[1].split(" (")[0] for a in (worst, mild)]
+    assert set(names) == {"blur", "flicker"} and names[0] != names[1]
+
+
+def test_in_which_minute_asks_where_and_names_the_minute(two, tmp_path):
+    assert parse_question("In which minute does the noise appear?", [], 480.0).kind == \
+        "localization"
+    assert parse_question("Which minute has the most noise?", [], 480.0).kind == "comparison"
+    ans = ask(two, "In which minute does the blur appear?", tmp_path=tmp_path)
+    assert ans.answer.startswith("Blur occurs from 00:01:00.0 to 00:01:15.0")
+    assert "That is in minute 2 of the video" in ans.answer
+
+
+@pytest.mark.parametrize(("question", "kind", "etype", "read"), [
+    ("wen does it get blury?", "localization", "blur", [("wen", "when"), ("blury", "blurry")]),
+    ("Is ther any flikker?", "detection", "flicker", [("ther", "there"), ("flikker", "flicker")]),
+    ("Where is the vidoe pixelatted?", "localization", "compression",
+     [("vidoe", "video"), ("pixelatted", "pixelated")]),
+])
+def test_typos_are_read_as_the_nearest_vocabulary_word(question, kind, etype, read):
+    q = parse_question(question, [], 180.0)
+    assert (q.kind, q.type, q.corrected, q.original) == (kind, etype, read, question)
+
+
+def test_a_question_understood_as_written_is_not_corrected():
+    q = parse_question("When does it get blurry?", [], 180.0)
+    assert q.corrected == []
+    # an unknown word with no near vocabulary word stays unknown
+    q = parse_question("Is the rocket launch successful?", [], 180.0)
+    assert q.corrected == [] and "launch" in q.unknown
+
+
+def test_the_answer_says_how_a_typo_was_read(two, tmp_path):
+    ans = ask(two, "wen does it get blury?", tmp_path=tmp_path)
+    assert ans.answer.startswith("(Read 'wen' as 'when', 'blury' as 'blurry'.) Blur occurs "
+                                 "from 00:01:00.0 to 00:01:15.0")
+
+
+@pytest.mark.parametrize(("question", "kind", "etype"), [
+    ("Give me a QC report.", "open", None),
+    ("Does the luminance pump?", "detection", "flicker"),
+    ("Are there any black frames?", "detection", "exposure"),
+    ("Does the screen go black at some point?", "detection", "exposure"),
+    ("Check for macroblocking.", "detection", "compression"),
+    ("Please check this clip for freezes", "detection", "freeze"),
+    ("Was ist mit der Bildqualität los?", "classification", None),
+    ("画质怎么样？", "overall", None),
+])
+def test_qc_words_and_idioms(question, kind, etype):
+    q = parse_question(question, [], 180.0)
+    assert (q.kind, q.type, q.unknown) == (kind, etype, []), q.text
+
+
+def test_a_clean_window_names_the_nearest_event_of_its_type(two, tmp_path):
+    ans = ask(two, "Is there flicker in the first minute?", tmp_path=tmp_path)
+    assert ans.answer.startswith("No: no flicker was detected between 00:00:00.0 and "
+                                 "00:01:00.0")
+    assert ans.answer.endswith("The nearest flicker is at 00:02:20.0-00:02:30.0 (severity "
+                               "0.80), 00:01:20.0 after that window.")

@@ -69,6 +69,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_durations(q, ev, named[:2])
     if len(named) >= 2 and not q.windows and not any(sp for _, sp in opts):
         return compare_types(q, ev, named)  # "the brightness or the colour problem?"
+    if not q.options and not q.windows and _RANK.search(q.text) and not _PARTS.search(q.text):
+        return rank_types(q, ev)  # "rank the problems from worst to mildest"
     if not q.options and not q.windows and not q.n_segments and (
             not _PARTS.search(q.text) or unit_length(q.text)
             and not unit_windows(q.text, ctx.duration_s)):
@@ -122,6 +124,35 @@ _PARTS = re.compile(r"\b(half|halves|third|thirds|quarter|quarters|segment|segme
                     r"section|sections|minute|minutes|scene|scenes|shot|shots|window|windows|"
                     r"beginning|start|end|ending|middle|opening|clip|clips|episode|episodes)\b",
                     re.I)
+
+
+_RANK = re.compile(r"\b(rank\w*|order (?:them|the \w+) by|sort\w*|from (?:the )?(?:worst|most)\b"
+                   r"|from (?:the )?(?:mildest|least|best)\b)", re.I)
+
+
+def rank_types(q: Question, ev: Evidence) -> dict[str, Any]:
+    """The types found, ranked by level (then by how much of the video each spoils): worst
+    first, or mildest first when the question asks from the mildest."""
+    lasting, brief = split_lasting(ev.all_events())
+    pool = lasting or brief
+    if not pool:
+        return {"answer": "No distortion was detected, so there is nothing to rank.",
+                "choice": None, "segments": [], "confidence": 0.5}
+    grade, load = type_grade(pool), type_load(pool)
+    order = sorted(grade, key=lambda t: (grade[t], load.get(t, 0.0)), reverse=True)
+    mild_first = bool(re.search(r"\bfrom (?:the )?(?:mildest|least|best)\b", q.text, re.I))
+    if mild_first:
+        order.reverse()
+    parts = []
+    for t in order:
+        mine = [e for e in pool if e["type"] == t]
+        worst = max(e["severity"] for e in mine)
+        secs = sum(e["end_s"] - e["start_s"] for e in mine)
+        parts.append(f"{TYPE_NAMES.get(t, t)} ({level_word(worst, events_level(mine))}, "
+                     f"worst severity {worst:.2f}, {secs:.0f} s)")
+    head = "mildest first" if mild_first else "worst first"
+    text = f"Ranked, {head}: " + "; ".join(f"{i}. {p}" for i, p in enumerate(parts, 1)) + "."
+    return {"answer": text, "choice": None, "segments": segments(pool), "confidence": 0.6}
 
 
 def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:

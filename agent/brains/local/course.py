@@ -61,6 +61,13 @@ def stability_claim(text: str) -> str | None:
     return next((k for k, pat in _STABILITY_CLAIMS if re.search(pat, low)), None)
 
 
+# "near the end", "towards the end", "by the end", "later on": a claim about the end, not a trend
+_AT_THE_END = re.compile(r"\b(?:near|towards?|by|at|around|in)\s+the\s+(?:very\s+)?(?:end|ending|"
+                         r"close|finish|last\s+(?:part|third|quarter|minutes?))\b|\blater\s+on\b",
+                         re.I)
+_END_MARGIN = 0.05  # impairment (0 clean .. 1 severe) the end must differ by: a grade's tenth
+
+
 def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Does quality (the named distortion) get worse (better) over time, or hold?"""
     kind, prof, found = course(ev, ctx, q.types)
@@ -102,7 +109,19 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"No {subject} was found anywhere in the video, so it neither grows nor fades "
                 "(stable).")
     # ("No flicker was found ..." says no already)
-    if claimed and asks_whether(q.text) and (found or not q.types):
+    toward_end = not q.options and bool(_AT_THE_END.search(q.text)) and len(prof) >= 3
+    if claimed in ("degrading", "improving") and toward_end and found:
+        # "does it get brighter near the end?": the end against the rest, not a trend
+        k = max(1, len(prof) // 3)
+        end, rest = max(prof[-k:]), max(prof[:-k])
+        holds = end > rest + _END_MARGIN if claimed == "degrading" else end + _END_MARGIN < rest
+        late = [st for st in found if st.end_s > ctx.duration_s * (1 - k / len(prof))]
+        said = (f"the last {k} of {len(prof)} parts reach impairment {end:.2f}, the parts "
+                f"before at most {rest:.2f}"
+                + (": " + ", ".join(f"{hms(st.start_s)}-{hms(st.end_s)} severity "
+                                    f"{st.severity:.2f}" for st in late[:4]) if late else ""))
+        text = ("Yes: " if holds else "No: ") + said + ". " + text
+    elif claimed and asks_whether(q.text) and (found or not q.types):
         text = ("Yes. " if claimed == measured else "No. ") + text
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([s.to_event() for s in found])}

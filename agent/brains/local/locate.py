@@ -36,9 +36,13 @@ from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.questions import Question, rank_event, type_name
 from agent.timefmt import hms
+from agent.times import unit_length
 
 # "When" answers keep events at least this fraction of the worst one's severity.
 WEAK_FRACTION = 0.5
+
+
+_UNIT_NAMES = {1.0: "second", 60.0: "minute", 3600.0: "hour"}
 
 
 def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -86,6 +90,14 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             f"{e['severity']:.2f})" for e in evs[:8]) + "."
         if len(evs) > 8:
             text += f" ({len(evs)} spans in all.)"
+        unit = unit_length(q.text)
+        if unit and unit in _UNIT_NAMES:  # "in which minute ...?": the minutes it falls in
+            first, last = (int(evs[0]["start_s"] // unit) + 1,
+                           int(max(e["end_s"] for e in evs) // unit) + 1)
+            word = _UNIT_NAMES[unit]
+            text += (f" That is in {word} {first} of the video" if first == last else
+                     f" That is in {word}s {first} to {last} of the video") + (
+                f" (counting from {word} 1 at 00:00:00.0).")
         if weak:
             text += " Weaker or brief candidates: " + spans_text(weak) + "."
     else:
@@ -252,5 +264,27 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 f"{score_note(data, q.type)}.")
         if brief:
             text += " Only brief candidates: " + spans_text(brief) + "."
+        text += nearest_note(q, ev)
     return {"answer": text, "choice": choice, "segments": segments(evs),
             "confidence": 0.8 if present else 0.5 if brief else 0.7}
+
+
+def nearest_note(q: Question, ev: Evidence) -> str:
+    """For a window found clean: where the nearest lasting event of the asked type is, when
+    there is one elsewhere ("at the end?" of a video degraded just before its end)."""
+    w = q.window
+    if w is None:
+        return ""
+    lasting, _ = split_lasting(ev.all_events())
+    outside = [e for e in lasting if (q.type is None or e["type"] == q.type)
+               and (e["end_s"] <= w.start_s or e["start_s"] >= w.end_s)]
+    if not outside:
+        return ""
+    def gap(e: dict[str, Any]) -> float:
+        return w.start_s - e["end_s"] if e["end_s"] <= w.start_s else e["start_s"] - w.end_s
+    e = min(outside, key=gap)
+    side = "before" if e["end_s"] <= w.start_s else "after"
+    name = type_name(e["type"])
+    return (f" The nearest {name} {agree(name, 'is', 'are')} at "
+            f"{hms(e['start_s'])}-{hms(e['end_s'])} (severity {e['severity']:.2f}), "
+            f"{hms(gap(e))} {side} that window.")

@@ -54,9 +54,15 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
                           "end_s": probe[1], "severity": REPORT_FLOOR}]
     tl = Timeline(sorted(evs, key=lambda e: (e["start_s"], e["type"])))
     text = timeline_text([s.to_event() for s in tl.stretches] or tl.events)
-    ts = same_defect_types(q.types)
-    if len(ts) >= 2 and ts[0] != ts[1]:  # two named types: say how they relate first
+    ts = list(dict.fromkeys(same_defect_types(q.types)))
+    points = [w for w in q.windows if w.point]
+    if len(ts) > 2 and not q.options and _ENDS.search(q.text):  # "which of A, B, C is last?"
+        text = ends_text(q.text, ts, tl) + " " + text
+    elif len(ts) >= 2:  # two named types: say how they relate first
         text = pair_text(q, ts[0], ts[1], tl, ctx.duration_s) + " " + text
+    elif len(ts) == 1 and len(points) == 1 and not q.options:  # "before or after 1:30?"
+        w = points[0]
+        text = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2) + " " + text
     choice, conf = None, 0.5
     if q.options:
         if all(o.types for o in q.options) and re.search(
@@ -76,6 +82,52 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
                     choice, conf = trues[0].letter, 0.6 if len(trues) == 1 else 0.35
     return {"answer": text, "choice": choice, "segments": segments(tl.events),
             "confidence": conf}
+
+
+_ENDS = re.compile(r"\b(first|earlie\w*|last|latest|later|final)\b", re.I)
+
+
+def ends_text(text: str, types: Sequence[str], tl: Timeline) -> str:
+    """Which of three or more named types comes first (or last), and which were not found."""
+    late = bool(re.search(r"\b(last|latest|later|final)\b", text, re.I))
+    pick = tl.earliest(types, late)
+    gone = [type_name(t) for t in types if tl.first(t) is None]
+    tail = f" No {' and no '.join(gone)} was found." if gone else ""
+    if pick is None:
+        return f"None of them was found.{tail}"
+    name = type_name(pick)
+    when = (f"it ends at {hms(max(b for _, b in tl.spans(pick)))}" if late else
+            f"from {hms(tl.first(pick))}")
+    return (f"The {name} {agree(name, 'comes', 'come')} {'last' if late else 'first'} "
+            f"({when}).{tail}")
+
+
+def instant_text(text: str, etype: str, tl: Timeline, t: float) -> str:
+    """Where a named type lies against one instant ("before or after the 1:30 mark?"): its
+    spans before, after or across it; a yes/no question naming one side gets its answer."""
+    name, spans = type_name(etype), tl.spans(etype)
+    if not spans:
+        return f"No {name} was found, so it is neither before nor after {hms(t)}."
+    before = [sp for sp in spans if sp[1] <= t]
+    after = [sp for sp in spans if sp[0] >= t]
+    side = "after" if len(after) == len(spans) else "before" if len(before) == len(spans) \
+        else None
+    if side == "after":
+        a = min(x for x, _ in after)
+        out = f"After {hms(t)}: the {name} starts at {hms(a)}, {hms(a - t)} after it."
+    elif side == "before":
+        b = max(y for _, y in before)
+        out = f"Before {hms(t)}: the {name} ends at {hms(b)}, {hms(t - b)} before it."
+    elif len(spans) == 1:
+        x, y = spans[0]
+        out = f"Across {hms(t)}: the {name} runs from {hms(x)} to {hms(y)}."
+    else:
+        out = (f"Both: the {name} is seen on both sides of {hms(t)} ("
+               + "; ".join(f"{hms(x)}-{hms(y)}" for x, y in spans) + ").")
+    asked = re.findall(r"\b(before|after)\b", text, re.I)
+    if asks_whether(text) and len(set(w.lower() for w in asked)) == 1:
+        out = ("Yes. " if side == asked[0].lower() else "No. ") + out
+    return out
 
 
 def pair_text(q: Question, a: str, b: str, tl: Timeline, duration: float) -> str:

@@ -170,6 +170,9 @@ class LocalBrain:
                              + out["answer"])
         if q.unknown:
             out["answer"] = explain.unknown_note(q) + out["answer"]
+        if q.corrected:  # "wen does it get blury?": say how it was read
+            out["answer"] = ("(Read " + ", ".join(f"'{a}' as '{b}'" for a, b in q.corrected)
+                             + ".) " + out["answer"])
         out.setdefault("segments", [])
         out["confidence"] = round(float(min(max(out.get("confidence", 0.5), 0.0), 1.0)), 3)
         return out
