@@ -417,6 +417,15 @@ _WHICH_UNIT = re.compile(r"\bwhich\s+(?:(\d+|\w+)[\s-]*)?(second|minute|hour)s?\
 MOST_UNIT_WINDOWS = 12  # as many windows as compare_windows ranks
 
 
+_WHICH_PART = re.compile(r"\bwhich\s+(half|third|quarter|fifth|tenth)\b", re.I)
+
+
+def which_parts(text: str) -> int | None:
+    """How many equal parts a "which third ...?" question sets against each other."""
+    m = _WHICH_PART.search(text)
+    return _FRACTIONS[m.group(1).lower()] if m else None
+
+
 def unit_length(text: str) -> float | None:
     """The length in seconds of the part a "which minute ...?" question ranks, else None."""
     m = _WHICH_UNIT.search(text)

@@ -216,3 +216,32 @@ def test_a_clean_window_names_the_nearest_event_of_its_type(two, tmp_path):
                                  "00:01:00.0")
     assert ans.answer.endswith("The nearest flicker is at 00:02:20.0-00:02:30.0 (severity "
                                "0.80), 00:01:20.0 after that window.")
+
+
+def test_followed_by_and_preceded_by_read_the_right_way_round(two, tmp_path):
+    assert ask(two, "Is the blur followed by flicker?", tmp_path=tmp_path).answer.startswith(
+        "Yes. The blur comes first")
+    assert ask(two, "Is the blur preceded by flicker?", tmp_path=tmp_path).answer.startswith(
+        "No. The blur comes first")
+    assert ask(two, "Is the flicker preceded by blur?", tmp_path=tmp_path).answer.startswith(
+        "Yes. ")
+
+
+def test_first_last_and_gaps_without_a_named_type(two, tmp_path):
+    first = ask(two, "What is the very first problem in the video and when?", tmp_path=tmp_path)
+    assert first.answer.startswith("The first problem is blur (softness), from 00:01:00.0 to "
+                                   "00:01:15.0.")
+    last = ask(two, "What is the last problem?", tmp_path=tmp_path)
+    assert last.answer.startswith("The last problem is flicker")
+    gap = ask(two, "How far apart are the two problems?", tmp_path=tmp_path)
+    assert gap.answer.startswith("The blur ends at 00:01:15.0, the flicker starts at "
+                                 "00:02:20.0: 00:01:05.0 apart.")
+
+
+def test_which_third_compares_thirds_and_affects_more_compares_types(two, tmp_path):
+    third = ask(two, "Which third of the video has the most problems?", tmp_path=tmp_path)
+    assert third.answer.startswith("The most degraded window is 00:02:13.3-00:03:20.0")
+    assert third.answer.count("worst severity") == 3
+    q = parse_question("Which problem affects the viewer more, the freeze or the colour shift?",
+                       [], 180.0)
+    assert q.kind == "comparison" and [m.type for m in q.types] == ["freeze", "colour"]

@@ -224,8 +224,8 @@ def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, 
         top = max(secs, key=secs.get)
         name = TYPE_NAMES.get(top, top)
         lead = f"The {name} {agree(name, 'lasts', 'last')} longer. "
-    text = lead + "; ".join(f"{TYPE_NAMES.get(t, t)}: {secs[t]:.1f} s in all"
-                            for t in types) + "."
+    said = "; ".join(f"{TYPE_NAMES.get(t, t)}: {secs[t]:.1f} s in all" for t in types)
+    text = lead + said[0].upper() + said[1:] + "."
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([e for e in lasting if e["type"] in secs])}
 

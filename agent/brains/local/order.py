@@ -63,6 +63,8 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
     elif len(ts) == 1 and len(points) == 1 and not q.options:  # "before or after 1:30?"
         w = points[0]
         text = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2) + " " + text
+    elif not ts and not q.options and tl.stretches:  # no type named: the stretches' own order
+        text = unnamed_text(q.text, tl.stretches) + text
     choice, conf = None, 0.5
     if q.options:
         if all(o.types for o in q.options) and re.search(
@@ -100,6 +102,28 @@ def ends_text(text: str, types: Sequence[str], tl: Timeline) -> str:
             f"from {hms(tl.first(pick))}")
     return (f"The {name} {agree(name, 'comes', 'come')} {'last' if late else 'first'} "
             f"({when}).{tail}")
+
+
+def unnamed_text(text: str, found: Sequence[Stretch]) -> str:
+    """For questions naming no type: the first (last) degraded stretch, or the gaps between
+    consecutive ones ("how far apart are the two problems?"); "" when it asks neither."""
+    evs = sorted((st.to_event() for st in found), key=lambda e: e["start_s"])
+    if re.search(r"\b(apart|gaps?|between)\b", text, re.I) and len(evs) >= 2:
+        def gap(a: dict[str, Any], b: dict[str, Any]) -> str:
+            na, nb = type_name(a["type"]), type_name(b["type"])
+            return (f"the {na} {agree(na, 'ends', 'end')} at {hms(a['end_s'])}, the {nb} "
+                    f"{agree(nb, 'starts', 'start')} at {hms(b['start_s'])}: "
+                    f"{hms(max(0.0, b['start_s'] - a['end_s']))} apart")
+        text = "; ".join(gap(a, b) for a, b in zip(evs, evs[1:], strict=False))
+        return text[0].upper() + text[1:] + ". "
+    m = _ENDS.search(text)
+    if not m:
+        return ""
+    late = m.group(1).lower() in ("last", "latest", "later", "final")
+    e = max(evs, key=lambda e: e["start_s"]) if late else evs[0]
+    return (f"The {'last' if late else 'first'} problem is {type_name(e['type'])}"
+            + (f" ({e['subtype']})" if e.get("subtype") else "")
+            + f", from {hms(e['start_s'])} to {hms(e['end_s'])}. ")
 
 
 def instant_text(text: str, etype: str, tl: Timeline, t: float) -> str:
@@ -168,6 +192,10 @@ def pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
     fa, fb = tl.first(a), tl.first(b)
     if fa is None or fb is None:
         return False
+    if re.search(r"\b(followed|succeeded|trailed)\s+by\b", low):  # "A followed by B"
+        return fa < fb
+    if re.search(r"\bpreceded\s+by\b", low):  # "A preceded by B": B first
+        return fa > fb
     if re.search(r"\b(before|precede\w*|earlier|first)\b", low):
         return fa < fb
     if re.search(r"\b(after|follow\w*|later)\b", low):

@@ -24,7 +24,7 @@ from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
 from agent.questions import Question, parse_question
 from agent.timefmt import hms
-from agent.times import unit_windows
+from agent.times import unit_windows, which_parts
 from agent.trace import text_of
 from tools.timeline import equal_segments
 
@@ -113,7 +113,7 @@ class LocalBrain:
                 [w.start_s, w.end_s] for w in q.windows] if len(q.windows) >= 2 else []
             if not wins and not any(o.types for o in q.options):  # "which minute ...?"
                 wins = [list(w) for w in unit_windows(q.text, duration)
-                        or equal_segments(duration, 2)]
+                        or equal_segments(duration, which_parts(q.text) or 2)]
             if len(wins) >= 2:
                 steps.append(("compare_windows", {"windows": wins[:12], "type": t or "any"}))
             steps.append(("find_events", {"type": "any", **win}))
