@@ -245,3 +245,27 @@ def test_which_third_compares_thirds_and_affects_more_compares_types(two, tmp_pa
     q = parse_question("Which problem affects the viewer more, the freeze or the colour shift?",
                        [], 180.0)
     assert q.kind == "comparison" and [m.type for m in q.types] == ["freeze", "colour"]
+
+
+@pytest.mark.parametrize("question", ["Is the quality good?", "Is the picture quality good?",
+                                      "La qualité est-elle bonne ?", "¿La calidad es buena?",
+                                      "Ist die Qualität gut?"])
+def test_is_the_quality_good_is_the_overall_grade_with_a_yes_or_no(question, tmp_path):
+    assert parse_question(question, [], 200.0).kind == "overall"
+    assert ask(make_index(events=[]), question, tmp_path=tmp_path).answer.startswith("Yes: ")
+    worst = make_index(events=[Event("blur", 0.0, 200.0, 1.0, 9.0, "softness", {}),
+                               Event("noise", 0.0, 200.0, 1.0, 9.0, "grain", {})])
+    assert ask(worst, question, tmp_path=tmp_path).answer.startswith("No: ")
+
+
+def test_good_or_bad_gets_the_grade_without_a_yes_or_no(tmp_path):
+    ans = ask(make_index(events=[]), "Is the video good or bad?", tmp_path=tmp_path)
+    assert ans.answer.startswith("Overall quality is excellent")
+
+
+def test_whether_and_a_question_mark_make_a_yes_no_question(two, tmp_path):
+    told = ask(two, "Tell me whether the video is blurry.", tmp_path=tmp_path)
+    assert told.answer.startswith("Yes: blur is present")
+    plain = ask(two, "The video is noisy?", tmp_path=tmp_path)
+    assert plain.answer.startswith("No: no noise was detected")
+    assert parse_question("视频有几个问题？", [], 200.0).kind == "cumulative_effect"

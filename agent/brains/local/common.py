@@ -76,12 +76,17 @@ def where(q: Question, duration: float) -> str:
 
 
 _YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|was|were|can|could|would|will)\b", re.I)
+# "tell me whether ...", and the gloss of a yes/no question in another language word order
+# ("La qualité est-elle bonne ?" reads "la quality is whether good ?")
+_WHETHER = re.compile(r"\bwhether\b", re.I)
+_WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.I)
 
 
 def asks_yes_no(text: str) -> bool:
     """Whether a question is shaped for a yes or no ("Is ...", "Would it ...?"), so that its
     answer in words should lead with one."""
-    return bool(_YES_NO.match(text))
+    return bool(_YES_NO.match(text) or _WHETHER.search(text) or (
+        re.search(r"[?？]\s*$", text) and not _WH.search(text)))  # "¿La calidad es buena?"
 
 
 def asks_whether(text: str) -> bool:

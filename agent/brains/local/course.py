@@ -9,7 +9,6 @@ from typing import Any
 from agent.brains.local.common import (
     agree,
     asks_whether,
-    asks_yes_no,
     nearest,
     segments,
     yes_no,
@@ -199,7 +198,7 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     names = ["", "bad", "poor", "fair", "good", "excellent"]
     g = min(max(g, 1.0), 5.0)
     text = f"Overall quality is {names[int(round(g))]} ({on_scale(q.text, g)}): {detail}."
-    if (clean_claim or fair_claim or poor) and asks_yes_no(q.text):  # "would it pass QC?"
+    if (clean_claim or fair_claim or poor) and asks_whether(q.text):  # "would it pass QC?"
         worst = max(found, key=lambda s: s.severity) if found else None
         text = ("Yes: " if truth else "No: ") + (
             f"{len(found)} degraded stretch(es), the worst {worst.type} at "
