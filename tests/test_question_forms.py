@@ -73,16 +73,16 @@ def blur_noise():
     return make_index(events=[BLUR, Event("noise", 120.0, 140.0, 0.3, 3.0, "grain", {})])
 
 
-def test_yes_no_comparison_of_two_named_types_leads_with_the_verdict(blur_noise, tmp_path):
-    no = ask(blur_noise, "Is the noise heavier than the blur?", tmp_path=tmp_path)
-    assert no.answer.startswith("No: the most severe distortion is blur")
-    assert "The noise reaches 0.30." in no.answer
-    yes = ask(blur_noise, "Is the blur worse than the noise?", tmp_path=tmp_path)
-    assert yes.answer.startswith("Yes: ")
-    milder = ask(blur_noise, "Is the noise milder than the blur?", tmp_path=tmp_path)
-    assert milder.answer.startswith("Yes: ")
-    which = ask(blur_noise, "Which is worse, the noise or the blur?", tmp_path=tmp_path)
-    assert which.answer.startswith("The most severe distortion is blur")
+@pytest.mark.parametrize(("question", "lead"), [
+    ("Is the noise heavier than the blur?", "No: the most severe distortion is blur"),
+    ("Is the blur worse than the noise?", "Yes: "),
+    ("Is the noise milder than the blur?", "Yes: "),
+    ("Which is worse, the noise or the blur?", "The most severe distortion is blur"),
+])
+def test_yes_no_comparison_of_two_named_types_leads_with_the_verdict(blur_noise, tmp_path,
+                                                                      question, lead):
+    ans = ask(blur_noise, question, tmp_path=tmp_path).answer
+    assert ans.startswith(lead) and "The noise reaches 0.30." in ans
 
 
 def test_yes_no_comparison_of_two_windows_of_a_type(blur_noise, tmp_path):
@@ -116,15 +116,20 @@ def two(tmp_path):
     return make_index(events=[BLUR, FLICKER])  # blur 1:00-1:15, flicker 2:20-2:30 of 3:20
 
 
-def test_before_or_after_an_instant_says_which_side(two, tmp_path):
+def test_before_or_after_an_instant_is_the_instant():
     q = parse_question("Does noise appear before or after the 1:30 mark?", [], 200.0)
     assert [w.point for w in q.windows] == [True]
-    after = ask(two, "Does the flicker appear before or after the 1:30 mark?", tmp_path=tmp_path)
-    assert after.answer.startswith("After 00:01:30.0: the flicker starts at 00:02:20.0")
-    before = ask(two, "Is the blur before or after 2:00?", tmp_path=tmp_path)
-    assert before.answer.startswith("Before 00:02:00.0: the blur ends at 00:01:15.0")
-    across = ask(two, "Does the blur come before or after 1:10?", tmp_path=tmp_path)
-    assert across.answer.startswith("Across 00:01:10.0: the blur runs from 00:01:00.0")
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("Does the flicker appear before or after the 1:30 mark?",
+     "After 00:01:30.0: the flicker starts at 00:02:20.0"),
+    ("Is the blur before or after 2:00?", "Before 00:02:00.0: the blur ends at 00:01:15.0"),
+    ("Does the blur come before or after 1:10?",
+     "Across 00:01:10.0: the blur runs from 00:01:00.0"),
+])
+def test_before_or_after_an_instant_says_which_side(two, tmp_path, question, lead):
+    assert ask(two, question, tmp_path=tmp_path).answer.startswith(lead)
 
 
 def test_first_or_last_of_three_named_types(two, tmp_path):
