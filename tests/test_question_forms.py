@@ -274,3 +274,15 @@ def test_whether_and_a_question_mark_make_a_yes_no_question(two, tmp_path):
     plain = ask(two, "The video is noisy?", tmp_path=tmp_path)
     assert plain.answer.startswith("No: no noise was detected")
     assert parse_question("视频有几个问题？", [], 200.0).kind == "cumulative_effect"
+
+
+def test_spread_or_clustered_without_a_named_type(tmp_path):
+    apart = make_index(events=[Event("blur", 10.0, 20.0, 0.6, 8.0, "softness", {}),
+                               Event("noise", 170.0, 185.0, 0.5, 5.0, "grain", {})])
+    close = make_index(events=[Event("blur", 60.0, 70.0, 0.6, 8.0, "softness", {}),
+                               Event("noise", 80.0, 90.0, 0.5, 5.0, "grain", {})])
+    q = "Are the problems spread evenly or clustered?"
+    assert ask(apart, q, tmp_path=tmp_path).answer.startswith(
+        "Spread over the video: 2 degraded stretches from 00:00:10.0 to 00:03:05.0, gaps of "
+        "00:02:30.0.")
+    assert ask(close, q, tmp_path=tmp_path).answer.startswith("Clustered: 2 degraded stretches")

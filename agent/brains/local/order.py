@@ -64,7 +64,7 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         w = points[0]
         text = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2) + " " + text
     elif not ts and not q.options and tl.stretches:  # no type named: the stretches' own order
-        text = unnamed_text(q.text, tl.stretches) + text
+        text = unnamed_text(q.text, tl.stretches, ctx.duration_s) + text
     choice, conf = None, 0.5
     if q.options:
         if all(o.types for o in q.options) and re.search(
@@ -104,7 +104,7 @@ def ends_text(text: str, types: Sequence[str], tl: Timeline) -> str:
             f"({when}).{tail}")
 
 
-def unnamed_text(text: str, found: Sequence[Stretch]) -> str:
+def unnamed_text(text: str, found: Sequence[Stretch], duration: float) -> str:
     """For questions naming no type: the first (last) degraded stretch, or the gaps between
     consecutive ones ("how far apart are the two problems?"); "" when it asks neither."""
     evs = sorted((st.to_event() for st in found), key=lambda e: e["start_s"])
@@ -116,6 +116,8 @@ def unnamed_text(text: str, found: Sequence[Stretch]) -> str:
                     f"{hms(max(0.0, b['start_s'] - a['end_s']))} apart")
         text = "; ".join(gap(a, b) for a, b in zip(evs, evs[1:], strict=False))
         return text[0].upper() + text[1:] + ". "
+    if _SPREAD.search(text):  # "are the problems spread evenly or clustered?"
+        return spread_text(found, duration)
     m = _ENDS.search(text)
     if not m:
         return ""
@@ -124,6 +126,24 @@ def unnamed_text(text: str, found: Sequence[Stretch]) -> str:
     return (f"The {'last' if late else 'first'} problem is {type_name(e['type'])}"
             + (f" ({e['subtype']})" if e.get("subtype") else "")
             + f", from {hms(e['start_s'])} to {hms(e['end_s'])}. ")
+
+
+_SPREAD = re.compile(r"\b(cluster\w*|evenly|spread|distributed|scattered|bunched|grouped|"
+                     r"concentrated|periodic\w*|regular\w*)\b", re.I)
+
+
+def spread_text(found: Sequence[Stretch], duration: float) -> str:
+    """How the degraded stretches lie over the video, in the words of spread_claim."""
+    if len(found) < 2:
+        return "A single degraded stretch: there is no spread to speak of. "
+    span = found[-1].end_s - found[0].start_s
+    share = span / duration if duration else 0.0
+    word = "clustered" if share < 0.3 else "spread over the video" if share >= 0.5 else \
+        "neither clustered nor spread out"
+    gaps = [b.start_s - a.end_s for a, b in zip(found[:-1], found[1:], strict=True)]
+    return (f"{word[0].upper()}{word[1:]}: {len(found)} degraded stretches from "
+            f"{hms(found[0].start_s)} to {hms(found[-1].end_s)}, gaps of "
+            + ", ".join(hms(g) for g in gaps[:6]) + ". ")
 
 
 def instant_text(text: str, etype: str, tl: Timeline, t: float) -> str:
