@@ -136,7 +136,8 @@ def _kind(q: str, options: Sequence[str]) -> str:
             if kind == "comparison" and _CUE["which_type"].search(low) \
                     and not _CUE["pairwise"].search(low):
                 return "classification"
-            if kind == "comparison" and _CUE["unit_where"].search(low):
+            if kind == "comparison" and (_CUE["unit_where"].search(low)
+                                         or _CUE["part_where"].search(low)):
                 return "localization"
             if kind == "severity" and _CUE["yes_no_start"].match(low) \
                     and not _CUE["how"].search(low):

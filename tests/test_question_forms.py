@@ -286,3 +286,30 @@ def test_spread_or_clustered_without_a_named_type(tmp_path):
         "Spread over the video: 2 degraded stretches from 00:00:10.0 to 00:03:05.0, gaps of "
         "00:02:30.0.")
     assert ask(close, q, tmp_path=tmp_path).answer.startswith("Clustered: 2 degraded stretches")
+
+
+def test_a_claimed_level_gets_a_verdict_on_the_measured_level(two, tmp_path):
+    mild = ask(two, "Is the flicker mild?", tmp_path=tmp_path).answer
+    severe = ask(two, "Would you call the flicker severe?", tmp_path=tmp_path).answer
+    level = severe.split("the flicker is ")[1].split(" ")[0]
+    assert level in ("mild", "moderate", "severe")
+    assert severe.startswith("Yes: " if level == "severe" else "No: ")
+    assert mild.startswith("Yes: " if level == "mild" else "No: ")
+    assert ask(two, "Is there flicker?", tmp_path=tmp_path).answer.startswith(
+        "Yes: flicker is present")
+
+
+def test_an_open_question_about_a_clean_window_stays_in_it(two, tmp_path):
+    ans = ask(two, "What is the quality like in the first forty seconds?", tmp_path=tmp_path)
+    assert ans.answer.startswith("No quality distortion was detected between 00:00:00.0 and "
+                                 "00:00:40.0")
+
+
+@pytest.mark.parametrize(("question", "kind", "etype"), [
+    ("During which part of the clip is the render out of focus?", "localization", "blur"),
+    ("In which part is the blur worst?", "comparison", "blur"),
+    ("Is the frame rate lower in the second half?", "detection", "frame_drop"),
+])
+def test_which_part_asks_where_and_a_lower_frame_rate_is_a_frame_drop(question, kind, etype):
+    q = parse_question(question, [], 480.0)
+    assert (q.kind, q.type, q.unknown) == (kind, etype, [])

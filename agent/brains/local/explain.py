@@ -78,7 +78,7 @@ def unknown_note(q: Question) -> str:
 def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Explain the degradations found: what, when, how bad, and why they hurt."""
     evs, data = found(q, ev, ctx.duration_s)
-    if not evs and not q.type:
+    if not evs and not q.type and q.window is None:  # (a window found clean stays clean)
         evs = ev.all_events()
     span = where(q, ctx.duration_s)
     if not evs:

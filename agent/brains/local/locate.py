@@ -7,6 +7,7 @@ from typing import Any
 
 from agent.brains.local.common import (
     agree,
+    asks_whether,
     by_length,
     by_type,
     ev_line,
@@ -31,10 +32,10 @@ from agent.brains.local.evidence import (
     in_window,
     touching,
 )
-from agent.brains.local.levels import probed_level
+from agent.brains.local.levels import events_level, level_word, probed_level
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
-from agent.questions import Question, rank_event, type_name
+from agent.questions import Question, parse_option, rank_event, type_name
 from agent.timefmt import hms
 from agent.times import unit_length
 
@@ -256,6 +257,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     elif q.count:
         text = (f"{yes if present else no}: {len(evs)} lasting {name} event(s) {span}"
                 + (": " + "; ".join(ev_line(e) for e in evs[:5]) if evs else "") + ".")
+    elif present and (said := level_claim(q, evs)):  # "would you call it severe?"
+        text = said
     elif present:
         text = f"{yes}: {name} {agree(base, 'is', 'are')} present {span}: " + "; ".join(
             ev_line(e) for e in evs[:5])
@@ -267,6 +270,26 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text += nearest_note(q, ev)
     return {"answer": text, "choice": choice, "segments": segments(evs),
             "confidence": 0.8 if present else 0.5 if brief else 0.7}
+
+
+_LEVELS = ("none", "mild", "moderate", "severe")
+
+
+def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
+    """For a yes/no question that claims a level ("is the noise mild?", "would you call the
+    dark part severe?"): the verdict on the measured level, else ""."""
+    if q.options or not asks_whether(q.text) or q.type is None:
+        return ""
+    claimed = parse_option("A", q.text, q.duration_s).level
+    if not claimed:
+        return ""
+    worst = max(e["severity"] for e in evs)
+    word = level_word(worst, events_level(evs))
+    want = _LEVELS[int(min(max(round(claimed), 1), 3))]
+    name = what(q)
+    return (f"{'Yes' if word == want else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
+            f"(worst severity {worst:.2f})" + ("" if word == want else f", not {want}") + ": "
+            + "; ".join(ev_line(e) for e in evs[:5]))
 
 
 def nearest_note(q: Question, ev: Evidence) -> str:
