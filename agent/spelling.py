@@ -13,7 +13,8 @@ from agent.vocabulary import VOCAB_PATH
 # glosses into English, regular expressions, and language detection data.
 _SKIP_KEYS = {"de", "fr", "es", "zh", "gloss", "paraphrase", "languages", "scripts"}
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
-CUTOFF = 0.8  # difflib similarity a word needs to be read as a vocabulary word
+CUTOFF = 0.8  # difflib similarity a word needs to be read as a vocabulary word, whose length
+# it must also keep to within a letter (two for words of 7+ letters)
 
 
 def _strings(node: object, out: list[str]) -> None:
@@ -51,8 +52,9 @@ def correct(text: str) -> tuple[str, list[tuple[str, str]]]:
         low = w.lower()
         if len(low) < 3 or low in words:
             return w
-        near = difflib.get_close_matches(low, words, n=1, cutoff=CUTOFF)
-        if not near:
+        near = [n for n in difflib.get_close_matches(low, words, n=3, cutoff=CUTOFF)
+                if abs(len(n) - len(low)) <= (1 if len(low) <= 6 else 2)]
+        if not near:  # ("cartoon" is no typo of "cartoonish": a typo keeps the length)
             return w
         pairs.append((w, near[0]))
         return near[0]

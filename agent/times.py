@@ -406,6 +406,9 @@ def windows(
                 before):
             if not re.fullmatch(_CLOCK, m.group(1)):
                 continue  # "lasts about 5 seconds": a duration, not a time
+        if re.search(r"\b(the|these|those|all)\s*$", before) and not re.fullmatch(
+                _CLOCK, m.group(1)):
+            continue  # "how much of the 8 minutes ...": a length, not an instant
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)
 
     return sorted(found, key=lambda w: w.pos)

@@ -313,3 +313,33 @@ def test_an_open_question_about_a_clean_window_stays_in_it(two, tmp_path):
 def test_which_part_asks_where_and_a_lower_frame_rate_is_a_frame_drop(question, kind, etype):
     q = parse_question(question, [], 480.0)
     assert (q.kind, q.type, q.unknown) == (kind, etype, [])
+
+
+def test_a_real_word_is_no_typo_of_a_longer_vocabulary_word():
+    q = parse_question("Is there a moment where the cartoon stops animating?", [], 180.0)
+    assert q.corrected == [] and q.type == "freeze"
+
+
+def test_the_n_minutes_is_a_length_not_an_instant():
+    q = parse_question("How much of the eight minutes is degraded?", [], 480.0)
+    assert q.windows == []
+    q = parse_question("Is there blur at 2 minutes?", [], 480.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(118.0, 122.0)]
+
+
+@pytest.mark.parametrize(("question", "kind", "etype"), [
+    ("What goes wrong at 1:10?", "classification", None),
+    ("Would this clip pass a broadcast QC check?", "overall", None),
+    ("¿Hay saltos en el movimiento?", "detection", "frame_drop"),
+])
+def test_more_qc_and_spanish_words(question, kind, etype):
+    q = parse_question(question, [], 180.0)
+    assert (q.kind, q.type, q.unknown) == (kind, etype, [])
+
+
+def test_which_stretch_of_one_type_lasts_longer(tmp_path):
+    idx = make_index(events=[Event("blur", 10.0, 25.0, 0.6, 8.0, "softness", {}),
+                             Event("blur", 100.0, 140.0, 0.5, 8.0, "softness", {})])
+    ans = ask(idx, "Which blurred stretch lasts longer?", tmp_path=tmp_path)
+    assert ans.answer.startswith("The blur from 00:01:40.0 to 00:02:20.0 lasts longer: "
+                                 "00:01:40.0-00:02:20.0: 40.0 s; 00:00:10.0-00:00:25.0: 15.0 s.")

@@ -67,6 +67,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     named = list(dict.fromkeys(m.type for m in q.types))
     if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
         return compare_durations(q, ev, named[:2])
+    if len(named) == 1 and not q.windows and not q.options and _LENGTH.search(q.text):
+        return compare_lengths(q, ev, named[0])  # "which blurred stretch lasts longer?"
     if len(named) >= 2 and not q.windows and not any(sp for _, sp in opts):
         return compare_types(q, ev, named)  # "the brightness or the colour problem?"
     if not q.options and not q.windows and _RANK.search(q.text) and not _PARTS.search(q.text):
@@ -228,6 +230,31 @@ def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, 
     text = lead + said[0].upper() + said[1:] + "."
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([e for e in lasting if e["type"] in secs])}
+
+
+def compare_lengths(q: Question, ev: Evidence, etype: str) -> dict[str, Any]:
+    """The events of one type by how long they last: the longest (or shortest) first."""
+    lasting, _ = split_lasting(ev.all_events())
+    mine = sorted((e for e in lasting if e["type"] == etype),
+                  key=lambda e: e["end_s"] - e["start_s"], reverse=True)
+    name = TYPE_NAMES.get(etype, etype)
+    if not mine:
+        return {"answer": f"No lasting {name} was found, so none lasts longer.",
+                "choice": None, "segments": [], "confidence": 0.4}
+    if re.search(r"\b(shorter|less time)\b", q.text, re.I):
+        mine.reverse()
+    secs = [e["end_s"] - e["start_s"] for e in mine]
+    spans = "; ".join(f"{hms(e['start_s'])}-{hms(e['end_s'])}: {d:.1f} s"
+                      for e, d in zip(mine, secs, strict=True))
+    if len(mine) == 1:
+        text = f"There is only one lasting {name}, {spans}."
+    elif abs(secs[0] - secs[1]) < 0.5:
+        text = f"They last about as long: {spans}."
+    else:
+        word = "shorter" if secs[0] < secs[1] else "longer"
+        text = (f"The {name} from {hms(mine[0]['start_s'])} to {hms(mine[0]['end_s'])} lasts "
+                f"{word}: {spans}.")
+    return {"answer": text, "choice": None, "segments": segments(mine[:1]), "confidence": 0.6}
 
 
 def compare_types(q: Question, ev: Evidence,
