@@ -343,3 +343,9 @@ def test_which_stretch_of_one_type_lasts_longer(tmp_path):
     ans = ask(idx, "Which blurred stretch lasts longer?", tmp_path=tmp_path)
     assert ans.answer.startswith("The blur from 00:01:40.0 to 00:02:20.0 lasts longer: "
                                  "00:01:40.0-00:02:20.0: 40.0 s; 00:00:10.0-00:00:25.0: 15.0 s.")
+
+
+def test_low_said_of_the_resolution_is_no_level_claim(tmp_path):
+    idx = make_index(events=[Event("blur", 40.0, 70.0, 0.94, 9.0, "softness", {})])
+    ans = ask(idx, "Is there a stretch where the resolution looks low?", tmp_path=tmp_path)
+    assert ans.answer.startswith("Yes: blur is present")

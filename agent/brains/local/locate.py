@@ -35,7 +35,7 @@ from agent.brains.local.evidence import (
 from agent.brains.local.levels import events_level, level_word, probed_level
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
-from agent.questions import Question, parse_option, rank_event, type_name
+from agent.questions import Question, rank_event, type_name
 from agent.timefmt import hms
 from agent.times import unit_length
 
@@ -273,6 +273,10 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 
 
 _LEVELS = ("none", "mild", "moderate", "severe")
+# The level a yes/no question claims, in words said of a defect's strength only ("low" is not
+# one: "the resolution looks low" names the defect, not its level).
+_LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint)|(moderate|medium)|"
+                          r"(severe|serious|strong|heavy|major|extreme|bad))\b", re.I)
 
 
 def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
@@ -280,12 +284,12 @@ def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
     dark part severe?"): the verdict on the measured level, else ""."""
     if q.options or not asks_whether(q.text) or q.type is None:
         return ""
-    claimed = parse_option("A", q.text, q.duration_s).level
-    if not claimed:
+    m = _LEVEL_CLAIM.search(q.text)
+    if not m:
         return ""
     worst = max(e["severity"] for e in evs)
     word = level_word(worst, events_level(evs))
-    want = _LEVELS[int(min(max(round(claimed), 1), 3))]
+    want = _LEVELS[next(i for i, g in enumerate(m.groups(), 1) if g)]
     name = what(q)
     return (f"{'Yes' if word == want else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
             f"(worst severity {worst:.2f})" + ("" if word == want else f", not {want}") + ": "
