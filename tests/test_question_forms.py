@@ -349,3 +349,14 @@ def test_low_said_of_the_resolution_is_no_level_claim(tmp_path):
     idx = make_index(events=[Event("blur", 40.0, 70.0, 0.94, 9.0, "softness", {})])
     ans = ask(idx, "Is there a stretch where the resolution looks low?", tmp_path=tmp_path)
     assert ans.answer.startswith("Yes: blur is present")
+
+
+@pytest.mark.parametrize(("question", "clean", "hit"), [
+    ("Is the quality consistent across the video?", "Yes: ", "No: "),
+    ("Does the quality fluctuate?", "No: ", "Yes: "),
+])
+def test_a_yes_no_stability_question_gets_its_yes_or_no(question, clean, hit, two, tmp_path):
+    assert parse_question(question, [], 200.0).kind == "stability"
+    assert ask(make_index(events=[]), question, tmp_path=tmp_path).answer.startswith(
+        clean + "the viewing quality is stable")
+    assert ask(two, question, tmp_path=tmp_path).answer.startswith(hit)

@@ -126,6 +126,11 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "segments": segments([s.to_event() for s in found])}
 
 
+# A stability question that claims the quality varies ("does it fluctuate?"), not that it holds.
+_UNSTABLE = re.compile(r"\b(unstable|instabil\w*|fluctuat\w*|vary|varies|varying|"
+                       r"inconsisten\w*|uneven|change|changes|changing|jump\w*)\b", re.I)
+
+
 def stability(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Is the viewing quality stable, occasionally hit, fluctuating or drifting?"""
     kind, prof, found = course(ev, ctx)
@@ -133,8 +138,7 @@ def stability(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.options:
         if any(o.yes or o.no for o in q.options) and not any(
                 stability_claim(o.text) for o in q.options if not (o.yes or o.no)):
-            asks_unstable = bool(re.search(r"\b(unstable|instabil|fluctuat|vary|varies|"
-                                           r"inconsisten|change)", q.text, re.I))
+            asks_unstable = bool(_UNSTABLE.search(q.text))
             stable = kind == "stable"
             choice = yes_no(q, (not stable) if asks_unstable else stable)
         else:
@@ -144,6 +148,9 @@ def stability(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     text = (f"The viewing quality is {_PATTERN_WORDS[kind]}: {len(found)} degraded "
             f"stretch(es) covering {total_s(found):.0f} s of {ctx.duration_s:.0f} s; "
             "impairment by part " + ", ".join(f"{p:.2f}" for p in prof) + ".")
+    if not q.options and asks_whether(q.text):  # "is the quality consistent?"
+        unstable = bool(_UNSTABLE.search(q.text))
+        text = ("Yes: t" if (kind != "stable") == unstable else "No: t") + text[1:]
     return {"answer": text, "choice": choice, "confidence": 0.55,
             "segments": segments([s.to_event() for s in found])}
 
