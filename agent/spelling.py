@@ -7,7 +7,7 @@ import difflib
 import re
 from functools import lru_cache
 
-from agent.vocabulary import VOCAB_PATH
+from agent.vocabulary import vocabulary
 
 # Sections whose strings are not English words a question uses: other languages' words, the
 # glosses into English, regular expressions, and language detection data.
@@ -31,13 +31,10 @@ def _strings(node: object, out: list[str]) -> None:
 
 @lru_cache(maxsize=1)
 def lexicon() -> frozenset[str]:
-    """Every English word (3+ letters) the vocabulary file's phrases and word lists use."""
-    import tomllib
-
-    with open(VOCAB_PATH, "rb") as fh:
-        data = tomllib.load(fh)
+    """Every English word (3+ letters) the vocabulary file's phrases and word lists use (from
+    the vocabulary already loaded, not a second read of its file)."""
     found: list[str] = []
-    _strings(data, found)
+    _strings(vocabulary().data, found)
     return frozenset(w for s in found for w in _WORD.findall(s.lower()) if len(w) >= 3)
 
 

@@ -223,13 +223,13 @@ def test_a_clean_window_names_the_nearest_event_of_its_type(two, tmp_path):
                                "0.80), 00:01:20.0 after that window.")
 
 
-def test_followed_by_and_preceded_by_read_the_right_way_round(two, tmp_path):
-    assert ask(two, "Is the blur followed by flicker?", tmp_path=tmp_path).answer.startswith(
-        "Yes. The blur comes first")
-    assert ask(two, "Is the blur preceded by flicker?", tmp_path=tmp_path).answer.startswith(
-        "No. The blur comes first")
-    assert ask(two, "Is the flicker preceded by blur?", tmp_path=tmp_path).answer.startswith(
-        "Yes. ")
+@pytest.mark.parametrize(("question", "lead"), [
+    ("Is the blur followed by flicker?", "Yes. The blur comes first"),
+    ("Is the blur preceded by flicker?", "No. The blur comes first"),
+    ("Is the flicker preceded by blur?", "Yes. "),
+])
+def test_followed_by_and_preceded_by_read_the_right_way_round(two, tmp_path, question, lead):
+    assert ask(two, question, tmp_path=tmp_path).answer.startswith(lead)
 
 
 def test_first_last_and_gaps_without_a_named_type(two, tmp_path):

@@ -89,6 +89,11 @@ def asks_yes_no(text: str) -> bool:
         re.search(r"[?？]\s*$", text) and not _WH.search(text)))  # "¿La calidad es buena?"
 
 
+def verdict(holds: bool, text: str) -> str:
+    """An answer's text led by the yes or no it gives: "Yes: the blur is ..."."""
+    return ("Yes: " if holds else "No: ") + text[0].lower() + text[1:]
+
+
 def asks_whether(text: str) -> bool:
     """A yes/no-shaped question that sets no two things against each other with "or": "Is A
     worse than B?" asks whether, "Is A or B worse?" (or "before or after?") asks which."""

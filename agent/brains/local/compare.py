@@ -15,6 +15,7 @@ from agent.brains.local.common import (
     segments,
     spans_text,
     type_load,
+    verdict,
     what,
     yes_no,
 )
@@ -111,7 +112,7 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
             f"({desc}).") if pick else "No windows to compare."
     if holds is not None and not q.options and asks_whether(q.text):  # "is A better than B?"
-        text = ("Yes: " if holds else "No: ") + text[0].lower() + text[1:]
+        text = verdict(holds, text)
     segs = segments(pick.get("events", [])) if pick else []
     return {"answer": text, "choice": choice, "segments": segs,
             "confidence": 0.45 if same else 0.75}
@@ -119,6 +120,7 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 
 # "Is the dark part longer than the noisy part?": time, not severity, is compared.
 _LENGTH = re.compile(r"\b(longer|shorter|lasts? longer|more time|less time)\b", re.I)
+_SHORTER = re.compile(r"\b(shorter|less time)\b", re.I)
 
 
 # Parts a comparison can set against each other; without any it asks for a moment.
@@ -128,8 +130,9 @@ _PARTS = re.compile(r"\b(half|halves|third|thirds|quarter|quarters|segment|segme
                     re.I)
 
 
+_MILD_FIRST = r"\bfrom (?:the )?(?:mildest|least|best)\b"
 _RANK = re.compile(r"\b(rank\w*|order (?:them|the \w+) by|sort\w*|from (?:the )?(?:worst|most)\b"
-                   r"|from (?:the )?(?:mildest|least|best)\b)", re.I)
+                   rf"|{_MILD_FIRST})", re.I)
 
 
 def rank_types(q: Question, ev: Evidence) -> dict[str, Any]:
@@ -142,7 +145,7 @@ def rank_types(q: Question, ev: Evidence) -> dict[str, Any]:
                 "choice": None, "segments": [], "confidence": 0.5}
     grade, load = type_grade(pool), type_load(pool)
     order = sorted(grade, key=lambda t: (grade[t], load.get(t, 0.0)), reverse=True)
-    mild_first = bool(re.search(r"\bfrom (?:the )?(?:mildest|least|best)\b", q.text, re.I))
+    mild_first = bool(re.search(_MILD_FIRST, q.text, re.I))
     if mild_first:
         order.reverse()
     parts = []
@@ -209,7 +212,7 @@ def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, 
     secs = {t: sum(e["end_s"] - e["start_s"] for e in lasting if e["type"] == t)
             for t in types}
     a, b = types
-    shorter = bool(re.search(r"\b(shorter|less time)\b", q.text, re.I))
+    shorter = bool(_SHORTER.search(q.text))
     first_holds = secs[a] < secs[b] if shorter else secs[a] > secs[b]
     choice = yes_no(q, first_holds)
     if choice is None:
@@ -241,7 +244,7 @@ def compare_lengths(q: Question, ev: Evidence, etype: str) -> dict[str, Any]:
     if not mine:
         return {"answer": f"No lasting {name} was found, so none lasts longer.",
                 "choice": None, "segments": [], "confidence": 0.4}
-    if re.search(r"\b(shorter|less time)\b", q.text, re.I):
+    if _SHORTER.search(q.text):
         mine.reverse()
     secs = [e["end_s"] - e["start_s"] for e in mine]
     spans = "; ".join(f"{hms(e['start_s'])}-{hms(e['end_s'])}: {d:.1f} s"
@@ -305,7 +308,7 @@ def compare_types(q: Question, ev: Evidence,
                         f" No {n} {agree(n, 'was', 'were')} detected." for n, s_ in rest)
         if not q.options and asks_whether(q.text):  # "is the noise heavier than the blur?"
             holds = (top == types[0]) != claims_less(q.text)
-            text = ("Yes: " if holds else "No: ") + text[0].lower() + text[1:]
+            text = verdict(holds, text)
     level = [t for t in named if t != top and top and grade.get(t) == grade[top]]
     if level:  # as severe at its worst: say what decided
         other = TYPE_NAMES.get(level[0], level[0])
@@ -354,6 +357,6 @@ def compare_typed_windows(q: Question, ev: Evidence, ctx: RunContext,
         name += f" at {hms(worse[3].start_s)}-{hms(worse[3].end_s)}"
     text = f"The {name} {verb} the more severe: {text}."
     if whether:  # "is the middle more compressed than the start?"
-        text = ("Yes: t" if first_worse != claims_less(q.text) else "No: t") + text[1:]
+        text = verdict(first_worse != claims_less(q.text), text)
     return {"answer": text, "choice": choice, "segments": segments(ea + eb),
             "confidence": 0.6 if sa != sb else 0.4}

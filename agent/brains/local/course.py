@@ -11,6 +11,7 @@ from agent.brains.local.common import (
     asks_whether,
     nearest,
     segments,
+    verdict,
     yes_no,
 )
 from agent.brains.local.evidence import Evidence, type_hit
@@ -119,7 +120,7 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 f"before at most {rest:.2f}"
                 + (": " + ", ".join(f"{hms(st.start_s)}-{hms(st.end_s)} severity "
                                     f"{st.severity:.2f}" for st in late[:4]) if late else ""))
-        text = ("Yes: " if holds else "No: ") + said + ". " + text
+        text = verdict(holds, said + ". " + text)
     elif claimed and asks_whether(q.text) and (found or not q.types):
         text = ("Yes. " if claimed == measured else "No. ") + text
     return {"answer": text, "choice": choice, "confidence": 0.6,
@@ -150,7 +151,7 @@ def stability(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "impairment by part " + ", ".join(f"{p:.2f}" for p in prof) + ".")
     if not q.options and asks_whether(q.text):  # "is the quality consistent?"
         unstable = bool(_UNSTABLE.search(q.text))
-        text = ("Yes: t" if (kind != "stable") == unstable else "No: t") + text[1:]
+        text = verdict((kind != "stable") == unstable, text)
     return {"answer": text, "choice": choice, "confidence": 0.55,
             "segments": segments([s.to_event() for s in found])}
 
@@ -207,8 +208,8 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     text = f"Overall quality is {names[int(round(g))]} ({on_scale(q.text, g)}): {detail}."
     if (clean_claim or fair_claim or poor) and asks_whether(q.text):  # "would it pass QC?"
         worst = max(found, key=lambda s: s.severity) if found else None
-        text = ("Yes: " if truth else "No: ") + (
-            f"{len(found)} degraded stretch(es), the worst {worst.type} at "
-            f"{hms(worst.start_s)}. " if worst else "no quality event was found. ") + text
+        text = verdict(truth, (f"{len(found)} degraded stretch(es), the worst {worst.type} at "
+                               f"{hms(worst.start_s)}. " if worst else
+                               "no quality event was found. ") + text)
     return {"answer": text, "choice": choice, "confidence": 0.5,
             "segments": segments([s.to_event() for s in found])}

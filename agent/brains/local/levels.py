@@ -90,10 +90,13 @@ def probed_level(etype: str | None, data: dict[str, Any] | None) -> float:
     return 2.0 if score >= 1.5 * bar else 1.0
 
 
+LEVEL_NAMES = ("none", "mild", "moderate", "severe")  # level 0 .. 3 in words
+
+
 def level_word(severity: float, level: float | None = None) -> str:
     """A severity 0..1 (or its option-scale level, when known) in words."""
     lv = level_of(severity) if level is None else level
-    return ("none", "mild", "moderate", "severe")[int(min(max(lv, 0), 3))]
+    return LEVEL_NAMES[int(min(max(lv, 0), 3))]
 
 
 def stretch_level(s: Stretch) -> float:

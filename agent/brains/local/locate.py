@@ -32,7 +32,7 @@ from agent.brains.local.evidence import (
     in_window,
     touching,
 )
-from agent.brains.local.levels import events_level, level_word, probed_level
+from agent.brains.local.levels import LEVEL_NAMES, events_level, level_word, probed_level
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.questions import Question, rank_event, type_name
@@ -272,7 +272,6 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "confidence": 0.8 if present else 0.5 if brief else 0.7}
 
 
-_LEVELS = ("none", "mild", "moderate", "severe")
 # The level a yes/no question claims, in words said of a defect's strength only ("low" is not
 # one: "the resolution looks low" names the defect, not its level).
 _LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint)|(moderate|medium)|"
@@ -289,7 +288,7 @@ def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
         return ""
     worst = max(e["severity"] for e in evs)
     word = level_word(worst, events_level(evs))
-    want = _LEVELS[next(i for i, g in enumerate(m.groups(), 1) if g)]
+    want = LEVEL_NAMES[next(i for i, g in enumerate(m.groups(), 1) if g)]
     name = what(q)
     return (f"{'Yes' if word == want else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
             f"(worst severity {worst:.2f})" + ("" if word == want else f", not {want}") + ": "

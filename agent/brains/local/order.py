@@ -67,9 +67,8 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         text = unnamed_text(q.text, tl.stretches, ctx.duration_s) + text
     choice, conf = None, 0.5
     if q.options:
-        if all(o.types for o in q.options) and re.search(
-                r"\b(first|earlie\w*|last|latest|later|final)\b", q.text, re.I):
-            late = bool(re.search(r"\b(last|latest|later|final)\b", q.text, re.I))
+        if all(o.types for o in q.options) and _ENDS.search(q.text):
+            late = bool(_LATE.search(q.text))
             pick = tl.earliest((o.types[0].type for o in q.options), late)
             choice = next((o.letter for o in q.options if o.types[0].type == pick), None)
         else:
@@ -87,11 +86,12 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
 
 
 _ENDS = re.compile(r"\b(first|earlie\w*|last|latest|later|final)\b", re.I)
+_LATE = re.compile(r"\b(last|latest|later|final)\b", re.I)
 
 
 def ends_text(text: str, types: Sequence[str], tl: Timeline) -> str:
     """Which of three or more named types comes first (or last), and which were not found."""
-    late = bool(re.search(r"\b(last|latest|later|final)\b", text, re.I))
+    late = bool(_LATE.search(text))
     pick = tl.earliest(types, late)
     gone = [type_name(t) for t in types if tl.first(t) is None]
     tail = f" No {' and no '.join(gone)} was found." if gone else ""
@@ -121,7 +121,7 @@ def unnamed_text(text: str, found: Sequence[Stretch], duration: float) -> str:
     m = _ENDS.search(text)
     if not m:
         return ""
-    late = m.group(1).lower() in ("last", "latest", "later", "final")
+    late = bool(_LATE.fullmatch(m.group(1)))
     e = max(evs, key=lambda e: e["start_s"]) if late else evs[0]
     return (f"The {'last' if late else 'first'} problem is {type_name(e['type'])}"
             + (f" ({e['subtype']})" if e.get("subtype") else "")
@@ -132,18 +132,32 @@ _SPREAD = re.compile(r"\b(cluster\w*|evenly|spread|distributed|scattered|bunched
                      r"concentrated|periodic\w*|regular\w*)\b", re.I)
 
 
+# Share of the video from the first degraded stretch's start to the last one's end below which
+# they are clustered, and from which they are spread over the video.
+CLUSTERED_SHARE = 0.3
+SPREAD_SHARE = 0.5
+
+
+def spread_share(found: Sequence[Stretch], duration: float) -> float:
+    """The share of the video from the first stretch's start to the last one's end."""
+    return (found[-1].end_s - found[0].start_s) / duration if found and duration else 0.0
+
+
+def gaps(found: Sequence[Stretch]) -> list[float]:
+    """The clean time between consecutive stretches."""
+    return [b.start_s - a.end_s for a, b in zip(found[:-1], found[1:], strict=True)]
+
+
 def spread_text(found: Sequence[Stretch], duration: float) -> str:
     """How the degraded stretches lie over the video, in the words of spread_claim."""
     if len(found) < 2:
         return "A single degraded stretch: there is no spread to speak of. "
-    span = found[-1].end_s - found[0].start_s
-    share = span / duration if duration else 0.0
-    word = "clustered" if share < 0.3 else "spread over the video" if share >= 0.5 else \
-        "neither clustered nor spread out"
-    gaps = [b.start_s - a.end_s for a, b in zip(found[:-1], found[1:], strict=True)]
+    share = spread_share(found, duration)
+    word = "clustered" if share < CLUSTERED_SHARE else "spread over the video" \
+        if share >= SPREAD_SHARE else "neither clustered nor spread out"
     return (f"{word[0].upper()}{word[1:]}: {len(found)} degraded stretches from "
             f"{hms(found[0].start_s)} to {hms(found[-1].end_s)}, gaps of "
-            + ", ".join(hms(g) for g in gaps[:6]) + ". ")
+            + ", ".join(hms(g) for g in gaps(found)[:6]) + ". ")
 
 
 def instant_text(text: str, etype: str, tl: Timeline, t: float) -> str:
@@ -229,18 +243,18 @@ def pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
 def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | None:
     """Claims about how the degraded stretches are spread (clustered, periodic, single...)."""
     n = len(found)
-    spread = (found[-1].end_s - found[0].start_s) / duration if found and duration else 0.0
-    gaps = [b.start_s - a.end_s for a, b in zip(found[:-1], found[1:], strict=True)]
+    spread = spread_share(found, duration)
+    between = gaps(found)
     if re.search(r"\b(cluster\w*|close together|concentrated|grouped|bunched|burst)\b", low):
-        return n >= 2 and spread < 0.3
+        return n >= 2 and spread < CLUSTERED_SHARE
     if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
                  r"independent\w*)\b", low):
-        return n >= 2 and spread >= 0.5
+        return n >= 2 and spread >= SPREAD_SHARE
     if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
-        if len(gaps) < 2:
+        if len(between) < 2:
             return False
-        mean = sum(gaps) / len(gaps)
-        return mean > 0 and (max(gaps) - min(gaps)) < 0.3 * mean
+        mean = sum(between) / len(between)
+        return mean > 0 and (max(between) - min(between)) < 0.3 * mean
     if re.search(r"\b(single|only one|one event|isolated)\b", low):
         return n == 1
     if re.search(r"\b(no (?:distortion|event|artifact)s?|none)\b", low):
