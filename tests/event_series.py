@@ -27,7 +27,7 @@ def _samples(duration_s: float, rate: float = 2.0, seed: int = 0) -> dict[str, n
         "blockiness": around(1.05, 0.01), "grid": around(1.1, 0.01), "halo": around(8.0),
         "detail": around(0.25), "aniso": around(0.1), "black": around(16.0), "white": around(235.0),
         "contrast_range": around(219.0), "saturation": around(45.0),
-        "hue_x": around(0.2), "hue_y": around(0.1), "comb": around(0.001),
+        "hue_x": around(0.2), "hue_y": around(0.1), "comb": around(0.001), "mb": around(0.3),
     }
     assert set(s) == set(SAMPLE_SIGNALS)
     s["t"] = t

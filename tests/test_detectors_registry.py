@@ -37,7 +37,7 @@ def _signals(duration_s: float = 40.0) -> tuple[dict, dict, list[Scene]]:
     base = {"sharpness": 300.0, "noise": 0.3, "impulse": 0.0, "blockiness": 1.05, "grid": 1.1,
             "halo": 8.0, "detail": 0.25, "aniso": 0.1, "black": 16.0, "white": 235.0,
             "contrast_range": 219.0, "saturation": 45.0, "hue_x": 0.2, "hue_y": 0.1,
-            "comb": 0.001}
+            "comb": 0.001, "mb": 0.3}
     samples = {k: (v * (1 + 0.03 * rng.standard_normal(m))).astype(np.float32)
                for k, v in base.items()}
     blurred = (t >= 24.0) & (t < 34.0)

@@ -151,3 +151,17 @@ def test_cuts_inside_a_rate_drop_are_its_jumps():
     # a cut at the drop's edge may be the shot it starts with: kept
     assert [s.start_s for s in joined_across(scenes, [(35.0, 50.1)])] == [0.0, 35.0]
     assert joined_across(scenes, []) == scenes
+
+
+def test_a_drop_goes_on_through_a_still_moment_but_not_through_motion_at_the_full_rate():
+    def drops_with(gap_diff: float) -> list:
+        f = _moving(90.0)
+        _hold(f, 30.0, 50.0, 2)
+        gap = (f["t"] >= 38.0) & (f["t"] < 41.5)  # 3.5 s: longer than GAP_S
+        f["diff"][gap] = gap_diff
+        return [(round(e.start_s), round(e.end_s)) for e in rate_drop_events(f, FPS)]
+
+    # nothing moves for 3.5 s (the picture held still: no cadence can show): one drop
+    assert drops_with(0.03) == [(30, 50)]
+    # the full rate back for 3.5 s (every frame moves): two drops
+    assert len(drops_with(2.0)) == 2

@@ -12,6 +12,7 @@ from tools.signals import (
     _masked_mean,
     _median,
     _percentiles,
+    macroblocking,
     temporal_signals,
 )
 
@@ -65,3 +66,26 @@ def test_coarse_structure_survives_grain_and_breaks_at_a_cut():
     s = temporal_signals(np.stack([shot_a, grainy, shot_b]), None)
     assert s["corr"][1] < 0.5 < s["coarse_corr"][1]  # grain starts: fine structure only
     assert s["coarse_corr"][2] < 0.5 and s["corr"][2] < 0.5  # a new shot breaks both
+
+
+def _blocks(rng: np.random.Generator, h: int = 288, w: int = 352) -> np.ndarray:
+    """16-px blocks, each its own tilted plane: they meet at kinks on the grid."""
+    yy, xx = np.mgrid[0:16, 0:16].astype(np.float32)
+    img = np.zeros((h, w), np.float32)
+    for by in range(0, h, 16):
+        for bx in range(0, w, 16):
+            a, gx, gy = rng.uniform(60, 190), rng.uniform(-3, 3), rng.uniform(-3, 3)
+            img[by:by + 16, bx:bx + 16] = a + gx * (xx - 7.5) + gy * (yy - 7.5)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_macroblocking_reads_kinks_on_the_16px_grid_only():
+    rng = np.random.default_rng(5)
+    coded = _blocks(rng)
+    texture = cv2.GaussianBlur(rng.uniform(0, 255, coded.shape).astype(np.float32), (0, 0), 1.5)
+    texture = np.clip(texture, 0, 255).astype(np.uint8)
+    assert macroblocking(coded) > 2.0
+    # the same blocks off the grid (moved by 8 px), blurred, or texture of no grid: no kinks
+    assert abs(macroblocking(np.ascontiguousarray(np.roll(coded, 8, axis=(0, 1))))) < 0.5
+    assert macroblocking(cv2.GaussianBlur(coded, (0, 0), 3)) < 0.3 * macroblocking(coded)
+    assert abs(macroblocking(texture)) < 0.3

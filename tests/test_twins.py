@@ -198,3 +198,14 @@ def test_twin_severity_grows_with_the_departure_and_keeps_a_detector_s_own_grade
                       severity=0.45, score=1.2)
     (out,) = te.with_twins([graded], [twin])
     assert (out.start_s, out.end_s, out.severity) == (20.0, 60.0, 0.45)
+
+
+def test_a_macroblocked_stretch_takes_the_blur_inside_it_not_the_blur_around_it():
+    coded = _event("compression", te.MACROBLOCKING, 60.0, 90.0,
+                   judged_against="the same picture elsewhere in the video")
+    smoothing = _event("blur", "softness", 62.0, 88.0)  # the coder's smoothing
+    elsewhere = _event("blur", "softness", 120.0, 140.0)
+    longer = _event("blur", "softness", 30.0, 120.0)  # a blur holding the coded moment
+    out = te.with_twins([smoothing, elsewhere, longer], [coded])
+    assert sorted((e.type, e.start_s) for e in out) == [
+        ("blur", 30.0), ("blur", 120.0), ("compression", 60.0)]

@@ -75,7 +75,7 @@ def startup_s(rounds: int = 3) -> float:
 # The measurements spatial_signals calls (through tools.signals' globals): timed one by one
 # inside the spatial part, to show which of them the native-size samples pay for.
 SPATIAL_PARTS = ("sharpness", "noise_sigma", "impulse_fraction", "blockiness", "halo",
-                 "detail_ratio", "anisotropy", "combing")
+                 "detail_ratio", "anisotropy", "combing", "macroblocking")
 
 
 def profile_build(video: Path) -> dict[str, Any]:

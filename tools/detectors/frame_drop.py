@@ -37,6 +37,12 @@ FLOOR = FROZEN_DIFF
 # close are one drop (the still moments between motions show no cadence: nothing moves).
 MIN_S = 1.0
 GAP_S = 2.5
+# Two stretches of one hold further apart than GAP_S are still one drop when the frames
+# between them hardly change (STILL_SHARE of them within the calibrated cadence rise of the
+# FLOOR, where no cadence can show: a launch pad standing still between two moves), up to
+# this far apart.
+STILL_JOIN_S = 8.0
+STILL_SHARE = 0.75
 # Windows handled at a time (bounds the memory of the sliding views on long videos).
 CHUNK = 4096
 SUBTYPE = "frame-rate drop"
@@ -114,7 +120,8 @@ def rate_drop_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
     limit = float(np.log(value(CADENCE_RISE.key)))
     active = rise >= limit
     events = []
-    for a, b in lasting_runs(active, t, fps, MIN_S, GAP_S):
+    for a, b in joined_over_still(lasting_runs(active, t, fps, MIN_S, GAP_S), hold,
+                                  frames["diff"], t, float(np.exp(limit))):
         on = np.flatnonzero(active[a:b]) + a
         k = int(np.median(hold[on]))
         ratio = float(np.exp(np.median(rise[on])))
@@ -127,6 +134,26 @@ def rate_drop_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
                       "frames": int(b - a)},
         ))
     return events
+
+
+def joined_over_still(found: list[tuple[int, int]], hold: np.ndarray, diff: np.ndarray,
+                      t: np.ndarray, rise: float) -> list[tuple[int, int]]:
+    """Runs (frame ranges) of one hold joined across gaps up to STILL_JOIN_S whose frames
+    mostly change by less than `rise` times the FLOOR (STILL_SHARE of them): nothing moves
+    there enough to show the cadence, and the drop goes on through it."""
+    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=np.inf) / rise
+    out: list[tuple[int, int]] = []
+    for a, b in found:
+        if out:
+            pa, pb = out[-1]
+            gap = d[pb:a]
+            if (t[a] - t[pb - 1] <= STILL_JOIN_S and len(gap)
+                    and np.median(hold[pa:pb]) == np.median(hold[a:b])
+                    and np.mean(gap <= FLOOR) >= STILL_SHARE):
+                out[-1] = (pa, b)
+                continue
+        out.append((a, b))
+    return out
 
 
 # A cadence the footage keeps coming back to is its look, not a drop: cartoons animated on

@@ -37,6 +37,7 @@ ROUNDS = 10  # judgements at most, each without the samples found degraded befor
 INSIDE_SHARE = 0.5
 SEVERE_TIMES = 20.0  # a departure this many times the limit is as severe as it gets
 JUDGED_AGAINST = "the same picture elsewhere in the video"  # a twin event's evidence says so
+MACROBLOCKING = "macroblocking"
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,10 @@ class TwinMeasure:
     # brighter picture scales the Laplacian's variance by the square of its gain and the
     # halo by the gain, and is not less or more sharp for it
     per_contrast: float = 0.0
+    # judged only where the replays' own level is above zero: the macroblock kinks of footage
+    # whose grain hides its grid (kinks inside the blocks as strong as on their borders) rise
+    # when any blur takes the grain away, without a coder (a defocused broadcast: -0.31 -> +0.2)
+    above_zero: bool = False
 
 
 MEASURES: tuple[TwinMeasure, ...] = (
@@ -61,6 +66,9 @@ MEASURES: tuple[TwinMeasure, ...] = (
     TwinMeasure("noise_up", "noise", +1, "noise", "grain", 1.0, 8.0),
     TwinMeasure("halo_up", "halo", +1, "sharpening", "halo", 2.0, 8.0, 1.0),
     TwinMeasure("blockiness_up", "blockiness", +1, "compression", "blocking", 0.01, 8.0),
+    # the 16-px macroblock kinks of a low-quality H.264 window (grey levels; half a level
+    # added, as clean encodes read 0.1-0.4 and a kink under that is not seen)
+    TwinMeasure("mb_up", "mb", +1, "compression", MACROBLOCKING, 0.5, 8.0, above_zero=True),
     TwinMeasure("luma_down", "luma", -1, "exposure", "too dark", 8.0, 8.0),
     TwinMeasure("luma_up", "luma", +1, "exposure", "too bright", 8.0, 8.0),
     TwinMeasure("contrast_down", "contrast_range", -1, "exposure", "low contrast", 8.0, 8.0),
@@ -113,6 +121,8 @@ def _departure(x: np.ndarray, twins: np.ndarray, m: TwinMeasure,
         chord = 2.0 * np.sin(np.radians(np.minimum(np.abs(turn), 180.0)) / 2.0)
         return np.sign(turn) * np.log1p(chord)
     ref, spread = reference(x, twins, excluded)
+    if m.above_zero:  # the series is log(max(level, 0) + offset): zero is log(offset)
+        ref = np.where(ref > np.log(m.offset) + 1e-9, ref, np.nan)
     return m.direction * (x - ref) - spread
 
 
@@ -264,10 +274,14 @@ def _inside(e: Event, f: Event) -> bool:
 
 def _strongest(events: list[Event]) -> list[Event]:
     """Of twin events over one stretch, the strongest type's, and those not mostly inside
-    an event of another type kept before them."""
+    an event of another type kept before them. Macroblocking goes first and takes only the
+    blur inside it: a coder at a high QP smooths detail away as far as a blur does (the
+    sharpness falls further past its limit than the kinks rise past theirs), but a blur
+    lowers the kinks, never raises them."""
     kept: list[Event] = []
-    for e in sorted(events, key=lambda e: -e.score):
-        if not any(k.type != e.type and _inside(e, k) for k in kept):
+    for e in sorted(events, key=lambda e: (e.subtype != MACROBLOCKING, -e.score)):
+        if not any(k.type != e.type and _inside(e, k)
+                   and (k.subtype != MACROBLOCKING or e.type == "blur") for k in kept):
             kept.append(e)
     return sorted(kept, key=lambda e: (e.start_s, e.type))
 
@@ -328,11 +342,15 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
     contradict were dropped before (`contradicted`). A twin stretch mostly inside a temporal
     event that moves the picture's measures (flicker, shake, interlacing, damage) is that
     event's doing (repeated frames move none); one overlapping an event of its own type
-    widens it, which keeps the severity its own detector graded."""
+    widens it, which keeps the severity its own detector graded. A macroblocked stretch
+    takes the blur events mostly inside it."""
     temporal = [e for e in events if e.type not in TWIN_TYPES]
     found = [f for f in found if not any(e.type in MOVES_PICTURE and _inside(f, e)
                                          for e in temporal)]
-    out = list(events)
+    # blur lowers the macroblock kinks: softness mostly inside a macroblocked stretch is the
+    # coder's smoothing, not a blur of its own
+    coded = [f for f in found if f.subtype == MACROBLOCKING]
+    out = [e for e in events if e.type != "blur" or not any(_inside(e, f) for f in coded)]
     for f in found:
         same = [i for i, e in enumerate(out) if e.type == f.type
                 and min(e.end_s, f.end_s) > max(e.start_s, f.start_s)]
