@@ -141,15 +141,15 @@ def joined_over_still(found: list[tuple[int, int]], hold: np.ndarray, diff: np.n
     """Runs (frame ranges) of one hold joined across gaps up to STILL_JOIN_S whose frames
     mostly change by less than `rise` times the FLOOR (STILL_SHARE of them): nothing moves
     there enough to show the cadence, and the drop goes on through it."""
-    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=np.inf) / rise
+    d = np.asarray(diff, dtype=np.float64)
     out: list[tuple[int, int]] = []
     for a, b in found:
         if out:
             pa, pb = out[-1]
-            gap = d[pb:a]
+            gap = d[pb:a]  # NaN (unmeasured) counts as moving: NaN <= x is False
             if (t[a] - t[pb - 1] <= STILL_JOIN_S and len(gap)
                     and np.median(hold[pa:pb]) == np.median(hold[a:b])
-                    and np.mean(gap <= FLOOR) >= STILL_SHARE):
+                    and np.mean(gap <= FLOOR * rise) >= STILL_SHARE):
                 out[-1] = (pa, b)
                 continue
         out.append((a, b))
