@@ -106,6 +106,10 @@ def question_kind(question: str, options: Sequence[str] = ()) -> str:
     return _kind(reading.gloss, [gloss(o, reading.code) for o in options])
 
 
+# "the longest / shortest <one type>": one event of the type picked by its length.
+_ONE_BY_LENGTH = re.compile(r"\b(?:longest|shortest)\b", re.IGNORECASE)
+
+
 def _kind(q: str, options: Sequence[str]) -> str:
     """The kind of a question already in English words (see question_kind)."""
     q = q.strip()
@@ -118,6 +122,9 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if not options and _CUE["open_starts"].match(low) and not (
             low.startswith("how") and VOCAB.kinds["trend"].search(low)):
         return "open"  # (but "how does the quality develop over time?" is a trend)
+    if _ONE_BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
+            and not _CUE["yes_no_start"].match(low) and len({m.type for m in distortions(q)}) == 1:
+        return "localization"  # "which freeze lasts the longest?": that one, and when
     opt_windows = [o for o in options if windows(o, 3600.0)]
     # Options that are all times ask "when", even when the question reads "which segment".
     if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \

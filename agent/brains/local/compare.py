@@ -302,10 +302,15 @@ def compare_types(q: Question, ev: Evidence,
             + f" ({level_word(worst, events_level(tops))}, severity {worst:.2f})."
             if top else "No distortion was detected, so none is more severe.")
     if types and top:  # the other named types' worst, beside it
+        # each with its level word: raw severities do not compare across detectors, so a
+        # bare "reaches 0.69" beside a "severe 0.59" would read as a contradiction
         rest = [(TYPE_NAMES.get(t, t), max((e["severity"] for e in pool if e["type"] == t),
-                                           default=0.0)) for t in types if t != top]
-        text += "".join(f" The {n} {agree(n, 'reaches', 'reach')} {s_:.2f}." if s_ else
-                        f" No {n} {agree(n, 'was', 'were')} detected." for n, s_ in rest)
+                                           default=0.0),
+                 events_level([e for e in pool if e["type"] == t])) for t in types if t != top]
+        text += "".join(f" The {n} {agree(n, 'is', 'are')} {level_word(s_, lv)} at "
+                        f"{agree(n, 'its', 'their')} worst (severity {s_:.2f} on "
+                        f"{agree(n, 'its', 'their')} detector's own scale)." if s_ else
+                        f" No {n} {agree(n, 'was', 'were')} detected." for n, s_, lv in rest)
         if not q.options and asks_whether(q.text):  # "is the noise heavier than the blur?"
             holds = (top == types[0]) != claims_less(q.text)
             text = verdict(holds, text)

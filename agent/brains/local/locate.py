@@ -68,7 +68,11 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             n = sum(g["type"] == etype for g in groups)
             missing = f"There are only {n} lasting {type_name(etype)} event(s). "
     one = by_length(q.text, groups)
+    picked = ""
     if one:  # "which freeze is the longest?": that one alone
+        n_of = sum(g["type"] == one["type"] for g in groups)
+        picked = (f" It lasts {one['end_s'] - one['start_s']:.1f} s, the "
+                  f"{'longest' if 'longest' in q.text.lower() else 'shortest'} of {n_of}.")
         evs, weak = [one], []
     name = what(q)
     choice, conf = None, 0.8 if evs else 0.6
@@ -88,7 +92,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if evs:
         text = missing + f"{name.capitalize()} {agree(name, 'occurs', 'occur')} " + "; ".join(
             f"from {hms(e['start_s'])} to {hms(e['end_s'])} ({_which(q, e)}severity "
-            f"{e['severity']:.2f})" for e in evs[:8]) + "."
+            f"{e['severity']:.2f})" for e in evs[:8]) + "." + picked
         if len(evs) > 8:
             text += f" ({len(evs)} spans in all.)"
         unit = unit_length(q.text)

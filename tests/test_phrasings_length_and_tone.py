@@ -1,0 +1,99 @@
+"""Phrasings a probe of fresh questions on the ffmpeg track found unread (session 23): tone
+words of other languages ("dunkler", "se oscurece", "plus claire", "变亮"), "what goes wrong
+first", and "which freeze lasts the longest?" (one event picked by its length)."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from agent.questions import parse_question
+from tools.model import Event
+
+
+@pytest.mark.parametrize(("question", "subtype"), [
+    ("Wann wird das Bild dunkler?", "too dark"),
+    ("¿En qué momento la imagen se oscurece?", "too dark"),
+    ("Quand l'image devient-elle plus sombre ?", "too dark"),
+    ("Wann wird das Bild heller?", "too bright"),
+    ("¿Cuándo la imagen se vuelve más brillante?", "too bright"),
+    ("¿Cuándo se aclara demasiado la imagen?", "too bright"),
+    ("Quand l'image devient-elle plus claire ?", "too bright"),
+    ("视频的画面什么时候变亮？", "too bright"),
+])
+def test_tone_words_in_other_languages(question, subtype):
+    q = parse_question(question, [], 180.0)
+    assert (q.type, q.subtype, q.kind, q.unknown) == ("exposure", subtype, "localization", [])
+
+
+def test_losing_sharpness_with_the_subject_between_verb_and_object():
+    q = parse_question("Wann verliert das Bild an Schärfe?", [], 180.0)
+    assert (q.type, q.kind) == ("blur", "localization")
+
+
+@pytest.mark.parametrize("question", [
+    "What goes wrong first: the shaking or the flickering?",
+    "Which goes bad earlier, the grain or the blur?",
+    "Does the blur or the noise show up sooner?",
+])
+def test_goes_wrong_first_asks_for_the_order(question):
+    assert parse_question(question, [], 180.0).kind == "temporal_relation"
+
+
+def _freezes():
+    return make_index(180.0, [Event("freeze", 56.0, 58.0, 0.6, 3.0, "frozen picture", {}),
+                              Event("freeze", 66.5, 70.2, 0.8, 4.0, "frozen picture", {}),
+                              Event("freeze", 125.7, 132.9, 0.7, 5.0, "frozen picture", {})])
+
+
+def test_which_freeze_lasts_the_longest_names_that_one_and_its_length(tmp_path):
+    assert parse_question("Which freeze lasts the longest?", [], 180.0).kind == "localization"
+    ans = ask(_freezes(), "Which freeze lasts the longest?", (), tmp_path)
+    assert "00:02:05.7" in ans.answer and "00:00:56.0" not in ans.answer, ans.answer
+    assert "7.2 s, the longest of 3" in ans.answer
+    ans = ask(_freezes(), "When is the shortest freeze?", (), tmp_path)
+    assert "00:00:56.0" in ans.answer and "2.0 s, the shortest of 3" in ans.answer
+
+
+def test_which_freeze_is_longest_picks_the_option_at_its_time(tmp_path):
+    opts = ("From 0:55 to 1:00", "From 1:05 to 1:12", "From 2:04 to 2:15")
+    ans = ask(_freezes(), "Which freeze lasts the longest?", opts, tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+def test_how_long_is_the_longest_still_asks_for_a_length():
+    # answered by the severity reader, which states the duration
+    assert parse_question("How long is the longest freeze?", [], 180.0).kind != "localization"
+
+
+@pytest.mark.parametrize("question", ["Is the footage clean enough to publish?",
+                                      "Does anything look off in this cartoon?",
+                                      "Is the webcam recording OK?",
+                                      "Is this clip good enough to upload?",
+                                      "Is the video acceptable for broadcast?"])
+def test_fitness_for_use_words_are_not_unknown_quality_terms(question):
+    q = parse_question(question, ["Yes", "No"], 180.0)
+    assert q.unknown == [] and q.kind in ("detection", "overall")
+
+
+@pytest.mark.parametrize("question", ["Are there any coding artefacts, and where?",
+                                      "Any encoding artifacts?",
+                                      "Are there transcoding artefacts?"])
+def test_coding_artefacts_are_compression(question):
+    assert parse_question(question, [], 180.0).type == "compression"
+
+
+def test_the_other_type_of_a_comparison_gets_its_level_word(tmp_path):
+    from agent.brains.local.levels import events_level, level_word
+
+    comp = {"type": "compression", "subtype": "blocking", "severity": 0.69}
+    idx = make_index(180.0, [Event("blur", 96.0, 119.0, 0.59, 4.0, "softness", {}),
+                             Event("compression", 48.0, 71.0, 0.69, 4.0, "blocking", {})])
+    ans = ask(idx, "Is the blockiness worse than the blur?", ("Yes", "No"), tmp_path)
+    other = "blur" if ans.answer.startswith("The most severe distortion is compression") \
+        else "compression artifacts"
+    assert f"The {other} is" in ans.answer or f"The {other} are" in ans.answer, ans.answer
+    if other == "compression artifacts":  # its level in words, not a bare severity
+        word = level_word(0.69, events_level([comp]))
+        assert f"are {word} at their worst (severity 0.69" in ans.answer, ans.answer
