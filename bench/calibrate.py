@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench.calibrate_blur import hand_blurred
 from bench.generate.corpus import Clip, concatenated, corpus_clips, looped, rate_families
 from tools.detectors import calibration as cal
 from tools.detectors.calibration import CleanVideo
@@ -36,14 +37,20 @@ def _clean(video: Path, name: str, work: Path) -> CleanVideo:
 
 
 def clean_videos(clips: list[Clip], work: Path, seconds: float = LOOP_S,
-                 long_s: float = LONG_S, log: Callable[[str], None] = print) -> list[CleanVideo]:
+                 long_s: float = LONG_S, log: Callable[[str], None] = print,
+                 blur: bool = True) -> list[CleanVideo]:
     """Each clip looped to `seconds`, and the clips of each frame-rate family one after
     another over `long_s` (a long video's cuts between unlike footage), indexed (cached
-    under `work`)."""
+    under `work`); with `blur`, each loop's truly blurred copy beside it (bench/
+    calibrate_blur.py)."""
     out = []
     for c in clips:
-        out.append(_clean(looped(c.path, seconds, work / "loops" / f"{c.name}.mp4"), c.name, work))
-        log(f"calibrate: {c.name} ({c.source}) indexed")
+        loop = looped(c.path, seconds, work / "loops" / f"{c.name}.mp4")
+        video = _clean(loop, c.name, work)
+        if blur:
+            hand_blurred(video, loop, work)
+        out.append(video)
+        log(f"calibrate: {c.name} ({c.source}) indexed{' with its blurred copy' if blur else ''}")
     for family, group in rate_families(clips).items() if long_s else ():
         name = f"{family}-{long_s / 60:.0f}min"
         video = concatenated([c.path for c in group], long_s, work / "loops" / f"{name}.mp4")
