@@ -106,6 +106,8 @@ def question_kind(question: str, options: Sequence[str] = ()) -> str:
     return _kind(reading.gloss, [gloss(o, reading.code) for o in options])
 
 
+# "rate / score / grade <one type>": its level, said on the scale asked for.
+_RATES = re.compile(r"\b(?:rate|score|grade)\b|\bon a scale\b", re.IGNORECASE)
 # "the longest / shortest <one type>": one event of the type picked by its length.
 _ONE_BY_LENGTH = re.compile(r"\b(?:longest|shortest)\b", re.IGNORECASE)
 
@@ -138,6 +140,9 @@ def _kind(q: str, options: Sequence[str]) -> str:
     levelled = sum(has_level(o) and not is_yes(o) and not is_no(o) for o in options)
     if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
         return "severity"
+    if _RATES.search(low) and len({m.type for m in distortions(q)}) == 1 \
+            and not _CUE["yes_no_start"].match(low):
+        return "severity"  # "rate the noise from 1 to 5": that one's level, on that scale
     for kind in VOCAB.kind_order:
         if VOCAB.kinds[kind].search(ordered if kind == "temporal_relation" else low):
             if kind == "comparison" and _CUE["which_type"].search(low) \

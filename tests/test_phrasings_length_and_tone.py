@@ -97,3 +97,37 @@ def test_the_other_type_of_a_comparison_gets_its_level_word(tmp_path):
     if other == "compression artifacts":  # its level in words, not a bare severity
         word = level_word(0.69, events_level([comp]))
         assert f"are {word} at their worst (severity 0.69" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("question", ["Rate the noise from 1 (invisible) to 5 (overwhelming).",
+                                      "How would you rate the blur, 1-5?",
+                                      "Score the flicker from 0 to 10.",
+                                      "How overexposed is the video, from 0 to 10?"])
+def test_rating_one_named_distortion_asks_for_its_severity(question):
+    assert parse_question(question, [], 180.0).kind == "severity"
+
+
+@pytest.mark.parametrize("question", ["Rate the overall quality from 1 to 5.",
+                                      "Rate the video quality."])
+def test_rating_the_whole_video_stays_overall(question):
+    assert parse_question(question, [], 180.0).kind == "overall"
+
+
+def _grain(severity: float):
+    return make_index(180.0, [Event("noise", 130.0, 165.0, severity, 3.0, "grain", {})])
+
+
+def test_a_rated_distortion_is_said_on_the_scale_asked_for(tmp_path):
+    from agent.brains.local.levels import events_level
+
+    lv = events_level([{"type": "noise", "subtype": "grain", "severity": 0.3}])
+    ans = ask(_grain(0.3), "Rate the noise from 1 (invisible) to 5 (overwhelming).", (),
+              tmp_path)
+    assert f"On a 1-5 scale (1 none, 5 the most severe): {round(1 + lv / 3 * 4, 1):g}." \
+        in ans.answer, ans.answer
+    opts = ("1", "2", "3", "4", "5")
+    ans = ask(_grain(0.3), "On a scale of 1 to 5, how noisy is the video?", opts, tmp_path)
+    assert ans.choice == "ABCDE"[int(round(1 + lv / 3 * 4)) - 1], ans.answer
+    # none found: the bottom of the scale
+    none = ask(make_index(180.0, []), "Score the noise from 0 to 10.", (), tmp_path)
+    assert none.answer.endswith("On a 0-10 scale (0 none, 10 the most severe): 0."), none.answer

@@ -172,15 +172,23 @@ POOR_GRADE = 2.5  # "poor": poor or bad
 
 
 # "from 1 to 10", "on a 0-100 scale", "out of 10": the scale a rating is asked on.
-_SCALE = re.compile(r"\b([01])\s*(?:to|-|–)\s*(5|10|100)\b|\bout\s+of\s+(5|10|100)\b", re.I)
+_SCALE = re.compile(r"\b([01])\s*(?:\([^)]{0,30}\)\s*)?(?:to|-|–)\s*(5|10|100)\b"
+                    r"|\bout\s+of\s+(5|10|100)\b", re.I)
+
+
+def scale_of(text: str) -> tuple[int, int] | None:
+    """The numeric scale a question asks for ("from 1 to 5", "0-10", "out of 10"), if any."""
+    m = _SCALE.search(text)
+    if not m:
+        return None
+    hi = int(m.group(2) or m.group(3))
+    return (int(m.group(1)) if m.group(1) else 0 if hi == 100 else 1), hi
 
 
 def on_scale(text: str, g: float) -> str:
     """The grade (1 bad .. 5 excellent, the ACR scale) said on the scale the question asks
     for, if any: "4 on a 1-5 scale", "7.8 on a 1-10 scale"."""
-    m = _SCALE.search(text)
-    hi = int(m.group(2) or m.group(3)) if m else 5
-    lo = int(m.group(1)) if m and m.group(1) else 0 if hi == 100 else 1
+    lo, hi = scale_of(text) or (1, 5)
     v = lo + (g - 1.0) / 4.0 * (hi - lo)
     return f"{round(v, 1):g} on a {lo}-{hi} scale, {hi} excellent"
 
