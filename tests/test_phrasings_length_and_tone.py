@@ -131,3 +131,18 @@ def test_a_rated_distortion_is_said_on_the_scale_asked_for(tmp_path):
     # none found: the bottom of the scale
     none = ask(make_index(180.0, []), "Score the noise from 0 to 10.", (), tmp_path)
     assert none.answer.endswith("On a 0-10 scale (0 none, 10 the most severe): 0."), none.answer
+
+
+@pytest.mark.parametrize("question", ["Welche Störung dominiert?", "Welcher Fehler überwiegt?",
+                                      "Quelle distorsion domine ?",
+                                      "¿Qué distorsión predomina?"])
+def test_dominates_in_other_languages(question):
+    assert parse_question(question, [], 180.0).kind == "dominant_factor"
+
+
+@pytest.mark.parametrize("question", ["What is the most annoying defect?",
+                                      "Quel est le défaut le plus gênant ?",
+                                      "¿Qué defecto es el más molesto?",
+                                      "Is the blur more annoying than the noise?"])
+def test_most_annoying_ranks_the_distortions(question):
+    assert parse_question(question, [], 180.0).kind == "comparison"
