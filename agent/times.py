@@ -77,10 +77,13 @@ class Window:
 POINT_HALF_WIDTH_S = 2.0  # "at 2:15" looks at 2:13-2:17
 _UNIT_S = {"s": 1.0, "m": 60.0, "h": 3600.0}  # seconds per unit, by its first letter
 # A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
+# "shortly before the end", "just after the start": the video's edge, a window near it
+_NEAR_EDGE = (r"\b(?:shortly|just|right|soon|immediately)\s+(?:before\s+the\s+(?:end|ending|close|"
+              r"finish)|after\s+the\s+(?:beginning|start|opening))\b")
 SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
                           rf"since|past|up to|till|prior to|beyond|following)\s+(?:{_TIME}|"
-                          rf"the\s+(?:first|last|final|opening|closing|initial)\b)",
-                          re.IGNORECASE)
+                          rf"the\s+(?:first|last|final|opening|closing|initial)\b)|"
+                          rf"{_NEAR_EDGE}", re.IGNORECASE)
 # "after the first minute" / "before the last 30 seconds": the rest of the video, not the part
 _SIDE_OF_EDGE = re.compile(r"\b(after|past|beyond|following|before|until|till|up to|prior to)"
                            r"\s+the\s+$", re.IGNORECASE)
@@ -328,6 +331,11 @@ def windows(
         if free(m):
             i = {"middle": 1, "end": 2, "ending": 2}.get(m.group(1).lower(), 0)
             add(m, i * d / 3, (i + 1) * d / 3, m.group(0))
+    for m in re.finditer(_NEAR_EDGE, text, re.IGNORECASE):
+        if free(m):
+            span = max(10.0, min(60.0, d * 0.1))
+            late = bool(re.search(r"\bbefore\b", m.group(0), re.IGNORECASE))
+            add(m, d - span if late else 0.0, d if late else span, m.group(0))
     loose = re.compile(
         r"\b(?:at|in|near|towards?|during|than|versus|vs\.?|with|is|was|does|did)\s+the\s+(beginning|start|opening|end|ending|"
         r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro|"

@@ -146,3 +146,13 @@ def test_dominates_in_other_languages(question):
                                       "Is the blur more annoying than the noise?"])
 def test_most_annoying_ranks_the_distortions(question):
     assert parse_question(question, [], 180.0).kind == "comparison"
+
+
+@pytest.mark.parametrize(("question", "window"), [
+    ("Is there blur shortly before the end?", (162.0, 180.0)),
+    ("Is there noise right before the end of the video?", (162.0, 180.0)),
+    ("Does it freeze just after the start?", (0.0, 18.0)),
+])
+def test_shortly_before_the_end_is_a_window_not_an_order(question, window):
+    q = parse_question(question, [], 180.0)
+    assert q.kind == "detection" and [(w.start_s, w.end_s) for w in q.windows] == [window]
