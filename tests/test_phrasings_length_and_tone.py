@@ -156,3 +156,19 @@ def test_most_annoying_ranks_the_distortions(question):
 def test_shortly_before_the_end_is_a_window_not_an_order(question, window):
     q = parse_question(question, [], 180.0)
     assert q.kind == "detection" and [(w.start_s, w.end_s) for w in q.windows] == [window]
+
+
+def _blurs():
+    return make_index(180.0, [Event("blur", 28.0, 60.0, 0.7, 3.0, "softness", {}),
+                              Event("blur", 132.0, 147.0, 0.9, 3.0, "softness", {})])
+
+
+def test_only_in_a_window_is_no_when_it_is_also_elsewhere(tmp_path):
+    ans = ask(_blurs(), "Is the blur only in the last minute?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B" and "but not only there: also blur" in ans.answer, ans.answer
+    assert "00:00:28.0" in ans.answer
+    plain = ask(_blurs(), "Is there blur in the last minute?", ("Yes", "No"), tmp_path)
+    assert plain.choice == "A"
+    one = make_index(180.0, [Event("blur", 132.0, 147.0, 0.9, 3.0, "softness", {})])
+    assert ask(one, "Is the blur confined to the last minute?", ("Yes", "No"),
+               tmp_path).choice == "A"

@@ -244,6 +244,9 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         present = {"gt": k > n, "ge": k >= n, "lt": k < n, "le": k <= n}[op]
     base = what(q)
     name, span = base + q.bound_text, where(q, ctx.duration_s)
+    elsewhere = _also_outside(q, split_lasting(ev.all_events())[0]) if present else []
+    if elsewhere:  # "is the flicker only in the first half?": not when it is also outside
+        present = False
     choice = yes_no(q, present != q.absent)  # "is it free of blur?": yes when absent
     if choice is None and q.options:
         if present:
@@ -258,6 +261,9 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 "for an event of its own: its signal there is "
                 f"{data.get('signal_score', 0):.2f} of an event's, far above what clean "
                 "windows reach.")
+    elif elsewhere:
+        text = (f"{no}: {name} {agree(base, 'is', 'are')} present {span}, but not only there: "
+                "also " + "; ".join(ev_line(e) for e in elsewhere[:4]) + ".")
     elif q.count:
         text = (f"{yes if present else no}: {len(evs)} lasting {name} event(s) {span}"
                 + (": " + "; ".join(ev_line(e) for e in evs[:5]) if evs else "") + ".")
@@ -274,6 +280,22 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text += nearest_note(q, ev)
     return {"answer": text, "choice": choice, "segments": segments(evs),
             "confidence": 0.8 if present else 0.5 if brief else 0.7}
+
+
+_ONLY = re.compile(r"\b(?:only|solely|exclusively|confined to|limited to|restricted to)\b", re.I)
+
+
+def _also_outside(q: Question, lasting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For "is the X only in <window>?": the lasting X events lying mostly outside the
+    window (none when the question says no "only", or names no window or type)."""
+    w = q.window
+    if w is None or q.type is None or q.absent or not _ONLY.search(q.text):
+        return []
+    def outside_share(e: dict[str, Any]) -> float:
+        inter = max(0.0, min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s))
+        return 1.0 - inter / max(e["end_s"] - e["start_s"], 1e-6)
+    return [e for e in lasting if e["type"] in (q.types[0].accepts if q.types else (q.type,))
+            and outside_share(e) > 0.5]
 
 
 # The level a yes/no question claims, in words said of a defect's strength only ("low" is not
