@@ -8,6 +8,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from tiny_videos import coded_window
 
 from bench import synth
 from tools.detectors import coder_softness as cs
@@ -73,16 +74,8 @@ def test_a_phone_clip_coded_at_qp51_is_compression_and_its_blurred_copy_blur(tmp
     src = next((p for p in synth.source_clips() if p.name == "carphone_pristine.mp4"), None)
     if src is None:
         pytest.skip("carphone_pristine.mp4 not shipped")
-    base, window = tmp_path / "base.mp4", tmp_path / "w.mp4"
-    coded, soft = tmp_path / "coded.mp4", tmp_path / "soft.mp4"
-    _run("-stream_loop", "-1", "-i", str(src), "-t", "150", "-an", "-c:v", "libx264",
-         "-crf", "12", "-preset", "veryfast", "-pix_fmt", "yuv420p", str(base))
-    _run("-ss", "50", "-t", "30", "-i", str(base), "-an", "-c:v", "libx264", "-qp", "51",
-         str(window))
-    _run("-i", str(base), "-i", str(window), "-filter_complex",
-         "[0:v]trim=0:50,setpts=PTS-STARTPTS[a];[1:v]setpts=PTS-STARTPTS[b];"
-         "[0:v]trim=80:150,setpts=PTS-STARTPTS[c];[a][b][c]concat=n=3:v=1[v]",
-         "-map", "[v]", "-c:v", "libx264", "-crf", "20", "-preset", "veryfast", str(coded))
+    coded = coded_window(src, tmp_path, 150.0, 50.0, 80.0, 51)
+    base, soft = tmp_path / "base.mp4", tmp_path / "soft.mp4"
     _run("-i", str(base), "-an", "-vf", "split[a][b];[b]gblur=sigma=1.5[bb];"
          "[a][bb]overlay=enable='between(t,50,80)'", "-c:v", "libx264", "-crf", "20",
          "-preset", "veryfast", str(soft))

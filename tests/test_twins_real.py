@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from tiny_videos import coded_window
 
 from bench import synth
 from tools.ffmpeg import ffmpeg_exe
@@ -36,10 +37,6 @@ def test_a_hue_turned_stretch_of_a_looped_cartoon_is_found(tmp_path, name):
     assert all(_iou(e, 30.0, 55.0) > 0 for e in idx.events if e.type != "frame_drop"), idx.events
 
 
-def _run(*args: str) -> None:
-    subprocess.run([ffmpeg_exe(), "-v", "error", "-y", *args], check=True)
-
-
 def test_a_window_coded_by_h264_at_a_high_qp_is_macroblocking_not_blur(tmp_path):
     """A looped phone clip with 25 s re-encoded by libx264 at QP 44 and spliced back (then
     the whole finished at CRF 20): the coder's smoothing would read as blur; the macroblock
@@ -47,15 +44,7 @@ def test_a_window_coded_by_h264_at_a_high_qp_is_macroblocking_not_blur(tmp_path)
     src = next((p for p in synth.source_clips() if p.name == "carphone_pristine.mp4"), None)
     if src is None:
         pytest.skip("carphone_pristine.mp4 not shipped")
-    base, window, video = tmp_path / "base.mp4", tmp_path / "w.mp4", tmp_path / "coded.mp4"
-    _run("-stream_loop", "-1", "-i", str(src), "-t", "120", "-an", "-c:v", "libx264",
-         "-crf", "12", "-preset", "veryfast", "-pix_fmt", "yuv420p", str(base))
-    _run("-ss", "50", "-t", "25", "-i", str(base), "-an", "-c:v", "libx264", "-qp", "44",
-         str(window))
-    _run("-i", str(base), "-i", str(window), "-filter_complex",
-         "[0:v]trim=0:50,setpts=PTS-STARTPTS[a];[1:v]setpts=PTS-STARTPTS[b];"
-         "[0:v]trim=75:120,setpts=PTS-STARTPTS[c];[a][b][c]concat=n=3:v=1[v]",
-         "-map", "[v]", "-c:v", "libx264", "-crf", "20", "-preset", "veryfast", str(video))
+    video = coded_window(src, tmp_path, 120.0, 50.0, 75.0, 44)
     idx = get_index(video, cache_dir=tmp_path / "cache", progress=False, clip=False)
     coded = [e for e in idx.events if e.type == "compression"]
     assert coded and max(_iou(e, 50.0, 75.0) for e in coded) >= 0.5, idx.events
