@@ -87,3 +87,19 @@ def test_a_phone_clip_coded_at_qp51_is_compression_and_its_blurred_copy_blur(tmp
     assert max((_iou(e, 50, 80) for e in idx.events if e.type == "blur"),
                default=0.0) >= 0.5, idx.events
     assert not [e for e in idx.events if e.type == "compression"], idx.events
+
+
+def test_a_blur_question_over_a_coded_soft_stretch_names_it(tmp_path):
+    from test_local_brain import ask
+    from test_toolbox import make_index
+
+    coded = Event("compression", 50.0, 80.0, 0.55, 3.0, cs.SUBTYPE,
+                  {"kink_ratio": 2.5, "recoded_from": "blur/softness"})
+    idx = make_index(180.0, [coded])
+    ans = ask(idx, "Is the picture blurry between 0:50 and 1:20?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B" and "reported as compression, not blur" in ans.answer, ans.answer
+    when = ask(idx, "When does the picture lose its sharpness?", (), tmp_path)
+    assert "reported as compression, not blur" in when.answer, when.answer
+    # a compression event of its own (not from a soft stretch) is not mentioned
+    plain = make_index(180.0, [Event("compression", 50.0, 80.0, 0.55, 3.0, "blocking", {})])
+    assert "not blur" not in ask(plain, "Is the picture blurry?", (), tmp_path).answer

@@ -111,6 +111,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         if brief:
             text += (" Only brief candidates (too short to be a lasting degradation): "
                      + spans_text(brief) + ".")
+        text += coder_note(q, ev, ctx.duration_s)
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 
@@ -277,7 +278,7 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 f"{score_note(data, q.type)}.")
         if brief:
             text += " Only brief candidates: " + spans_text(brief) + "."
-        text += nearest_note(q, ev)
+        text += coder_note(q, ev, ctx.duration_s) or nearest_note(q, ev)
     return {"answer": text, "choice": choice, "segments": segments(evs),
             "confidence": 0.8 if present else 0.5 if brief else 0.7}
 
@@ -319,6 +320,22 @@ def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
     return (f"{'Yes' if word == want else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
             f"(worst severity {worst:.2f})" + ("" if word == want else f", not {want}") + ": "
             + "; ".join(ev_line(e) for e in evs[:5]))
+
+
+def coder_note(q: Question, ev: Evidence, duration: float) -> str:
+    """For a blur question answered "none": the soft stretches the index reports as the
+    coder's (compression whose softness came with macroblock kinks), which a viewer may still
+    call blurry; else ""."""
+    if q.type != "blur":
+        return ""
+    lo, hi = q.scope(duration)
+    coded = [e for e in touching(ev.all_events(), lo, hi)
+             if str((e.get("evidence") or {}).get("recoded_from", "")).startswith("blur/")]
+    if not coded:
+        return ""
+    return (" The picture is soft where a low bitrate coded it, which is reported as "
+            "compression, not blur (its macroblock kinks rise, where a blur lowers them): "
+            + "; ".join(ev_line(e) for e in coded[:4]) + ".")
 
 
 def nearest_note(q: Question, ev: Evidence) -> str:
