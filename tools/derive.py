@@ -17,7 +17,7 @@ from tools.detectors.corruption import (
 )
 from tools.detectors.frame_drop import SUBTYPE as RATE_DROP
 from tools.detectors.freeze import freeze_events
-from tools.detectors.interlace import interlace_events
+from tools.detectors.interlace import interlace_events, without_field_pairs
 from tools.detectors.screen import without_design
 from tools.detectors.stretches import merged, stretch_events
 from tools.detectors.twin_events import judged_with_twins
@@ -57,6 +57,7 @@ def derive(
                                     if e.subtype == RATE_DROP])
     if len(joined) < len(scenes):  # a rate drop's jumps are no cuts: judged again without
         scenes, events = joined, _events(frames, samples, joined, fps, damage, twins)
+    events = without_field_pairs(events)  # an interlaced stretch's own halved rate
     if gated:  # (the gates' and limits' own calibration sees the blur detectors' events)
         events = recoded(gates.gated(events), samples, scenes)
     t = frames.get("t", np.zeros(0))

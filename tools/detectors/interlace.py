@@ -18,11 +18,14 @@ shot's is not combing.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from tools.detectors.base import scene_ids
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
-from tools.detectors.series import runs
+from tools.detectors.frame_drop import SUBTYPE as RATE_DROP
+from tools.detectors.series import overlap_share, runs
 from tools.model import Event
 
 MIN_S = 2.0
@@ -107,3 +110,33 @@ def isotropic(samples: dict[str, np.ndarray], scenes: list | None, a: int, b: in
     if not np.isfinite(aniso[inside]).any() or not np.isfinite(aniso[around]).any():
         return False
     return bool(np.nanmedian(aniso[inside]) < np.nanmedian(aniso[around]))
+
+
+# A frame-rate drop holding each frame for this many frames, lying for at least this share
+# inside an interlaced stretch, is the interlacing's doing: an interlaced frame carries two
+# fields, so shown at the progressive rate it stands for two frames.
+FIELD_HOLD = 2
+FIELD_SHARE = 0.5
+
+
+def without_field_pairs(events: list[Event]) -> list[Event]:
+    """Drop the frame-rate drops that hold each frame for two inside an interlaced stretch
+    (the interlacing's own rate; its event says so), keeping every other event."""
+    combed = [e for e in events if e.type == "interlace"]
+    if not combed:
+        return events
+    spans = [(e.start_s, e.end_s) for e in combed]
+    pairs = [e for e in events if e.type == "frame_drop" and e.subtype == RATE_DROP
+             and int(e.evidence.get("hold_frames", 0)) == FIELD_HOLD
+             and overlap_share(e.start_s, e.end_s, spans) >= FIELD_SHARE]
+    if not pairs:
+        return events
+    out = []
+    for e in events:
+        if any(p is e for p in pairs):
+            continue
+        if e.type == "interlace" and overlap_share(e.start_s, e.end_s, [(p.start_s, p.end_s)
+                                                                        for p in pairs]) > 0:
+            e = replace(e, evidence={**e.evidence, "frames_held": FIELD_HOLD})
+        out.append(e)
+    return out
