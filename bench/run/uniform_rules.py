@@ -38,6 +38,8 @@ def _deviations(x: np.ndarray, spec: Any) -> np.ndarray:
         ref = np.degrees(np.arctan2(np.median(np.sin(ang)), np.median(np.cos(ang)))) \
             if len(ang) else 0.0
         return np.abs((x - ref + 180.0) % 360.0 - 180.0)
+    if not np.isfinite(x).any():  # no sample measured (a frame the signal cannot read)
+        return np.full(len(x), np.nan)
     d = x - np.nanmedian(x)
     return np.abs(d) if spec.direction == 0 else spec.direction * d
 
