@@ -172,3 +172,23 @@ def test_only_in_a_window_is_no_when_it_is_also_elsewhere(tmp_path):
     one = make_index(180.0, [Event("blur", 132.0, 147.0, 0.9, 3.0, "softness", {})])
     assert ask(one, "Is the blur confined to the last minute?", ("Yes", "No"),
                tmp_path).choice == "A"
+
+
+@pytest.mark.parametrize("question", ["Is there no flicker at all?", "Are there no freezes?",
+                                      "Are there not any freezes?",
+                                      "Does the video show no flicker?"])
+def test_is_there_no_x_asks_whether_it_is_absent(question):
+    q = parse_question(question, ["Yes", "No"], 180.0)
+    assert q.kind == "detection" and q.absent
+
+
+def test_is_there_no_flicker_is_no_when_there_is(tmp_path):
+    idx = make_index(180.0, [Event("flicker", 122.0, 144.0, 0.7, 3.0, "", {})])
+    assert ask(idx, "Is there no flicker at all?", ("Yes", "No"), tmp_path).choice == "B"
+    assert ask(idx, "Is there no blur?", ("Yes", "No"), tmp_path).choice == "A"
+
+
+def test_when_is_there_no_flicker_gives_the_free_stretches(tmp_path):
+    idx = make_index(180.0, [Event("flicker", 122.0, 144.0, 0.7, 3.0, "", {})])
+    ans = ask(idx, "When is there no flicker?", (), tmp_path)
+    assert ans.answer.startswith("Free of flicker: 00:00:00.0 to 00:02:02.0"), ans.answer

@@ -346,8 +346,9 @@ def compare_typed_windows(q: Question, ev: Evidence, ctx: RunContext,
     first_worse = (la, sa, ca) > (lb, sb, cb)
     choice = yes_no(q, first_worse != claims_less(q.text))
     text = "; ".join(f"{TYPE_NAMES.get(m.type, m.type)} {hms(w.start_s)}-{hms(w.end_s)}: "
+                     f"{level_word(s, lv) + ', ' if es else ''}"
                      f"worst severity {s:.2f} (signal score {c:.2f})"
-                     for s, c, m, w, _, _ in found)
+                     for s, c, m, w, es, lv in found)
     worse = found[0] if first_worse else found[1]
     name = TYPE_NAMES.get(worse[2].type, worse[2].type)
     whether = not q.options and asks_whether(q.text)
