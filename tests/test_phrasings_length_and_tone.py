@@ -192,3 +192,21 @@ def test_when_is_there_no_flicker_gives_the_free_stretches(tmp_path):
     idx = make_index(180.0, [Event("flicker", 122.0, 144.0, 0.7, 3.0, "", {})])
     ans = ask(idx, "When is there no flicker?", (), tmp_path)
     assert ans.answer.startswith("Free of flicker: 00:00:00.0 to 00:02:02.0"), ans.answer
+
+
+def test_time_between_the_first_and_the_last_freeze(tmp_path):
+    q = "How much time passes between the first and the last freeze?"
+    assert parse_question(q, [], 180.0).kind == "temporal_relation"
+    ans = ask(_freezes(), q, (), tmp_path)
+    assert "From the end of the first frozen picture (00:00:58.0) to the start of the last " \
+           "(00:02:05.7): 00:01:07.7" in ans.answer, ans.answer
+    opts = ("About 10 seconds", "About 1 minute", "About 2 minutes")
+    gap = ask(_freezes(), "How long is the gap between the second and the third freeze?",
+              opts, tmp_path)
+    assert gap.choice == "B" and "(00:01:10.2) to the start of the third" in gap.answer
+
+
+def test_before_or_after_an_instant_with_options(tmp_path):
+    idx = make_index(180.0, [Event("noise", 140.5, 170.0, 0.8, 3.0, "grain", {})])
+    ans = ask(idx, "Does the noise start before or after 2:00?", ("Before", "After"), tmp_path)
+    assert ans.choice == "B" and ans.answer.startswith("After 00:02:00.0"), ans.answer

@@ -7,7 +7,14 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import agree, asks_whether, segments, timeline_text, yes_no
+from agent.brains.local.common import (
+    agree,
+    asks_whether,
+    nearest,
+    segments,
+    timeline_text,
+    yes_no,
+)
 from agent.brains.local.evidence import Evidence, same_defect_types
 from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
 from agent.brains.stretches import Stretch, Timeline
@@ -60,9 +67,24 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         text = ends_text(q.text, ts, tl) + " " + text
     elif len(ts) >= 2:  # two named types: say how they relate first
         text = pair_text(q, ts[0], ts[1], tl, ctx.duration_s) + " " + text
-    elif len(ts) == 1 and len(points) == 1 and not q.options:  # "before or after 1:30?"
+    elif len(ts) == 1 and len(points) == 1:  # "before or after 1:30?"
         w = points[0]
-        text = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2) + " " + text
+        said = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2)
+        text = said + " " + text
+        side = re.match(r"(?:Yes\. |No\. )?(After|Before|Across|Both)\b", said)
+        if q.options and side and not any(o.yes or o.no for o in q.options):
+            word = {"Across": "both", "Both": "both"}.get(side.group(1), side.group(1).lower())
+            choice_ = next((o.letter for o in q.options
+                            if re.search(rf"\b{word}\b", o.text, re.I)), None)
+            if choice_:
+                return {"answer": text, "choice": choice_, "segments": segments(tl.events),
+                        "confidence": 0.7}
+    elif len(ts) == 1 and (between := between_nth_text(q.text, ts[0], tl)):
+        text = between[0] + " " + text
+        if q.options and between[1] is not None and any(o.durations for o in q.options):
+            return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
+                    "choice": nearest(q.options, lambda o: o.durations[0] if o.durations
+                                      else None, between[1])}
     elif not ts and not q.options and tl.stretches:  # no type named: the stretches' own order
         text = unnamed_text(q.text, tl.stretches, ctx.duration_s) + text
     choice, conf = None, 0.5
@@ -158,6 +180,33 @@ def spread_text(found: Sequence[Stretch], duration: float) -> str:
     return (f"{word[0].upper()}{word[1:]}: {len(found)} degraded stretches from "
             f"{hms(found[0].start_s)} to {hms(found[-1].end_s)}, gaps of "
             + ", ".join(hms(g) for g in gaps(found)[:6]) + ". ")
+
+
+_NTH_WORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
+             "4th": 4, "fifth": 5, "5th": 5, "last": -1, "final": -1}
+_BETWEEN_NTH = re.compile(r"\bbetween\s+the\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
+                          r"\s+(?:[\w-]+\s+)?(?:and|&)\s+(?:the\s+)?(second|third|fourth|fifth|"
+                          r"2nd|3rd|4th|5th|last|final|next)\b", re.IGNORECASE)
+
+
+def between_nth_text(text: str, etype: str, tl: Timeline) -> tuple[str, float | None] | None:
+    """"How long between the first and the last freeze?": the time from the end of one
+    ranked event of the type to the start of the other, and that time (None if missing)."""
+    m = _BETWEEN_NTH.search(text)
+    if not m:
+        return None
+    spans = sorted(tl.spans(etype))
+    r1 = _NTH_WORD[m.group(1).lower()]
+    r2 = r1 + 1 if m.group(2).lower() == "next" else _NTH_WORD[m.group(2).lower()]
+    i1, i2 = r1 - 1, (r2 - 1 if r2 > 0 else len(spans) - 1)
+    name = type_name(etype)
+    if len(spans) < 2 or not 0 <= i1 < i2 < len(spans):
+        return (f"Only {len(spans)} {name} event(s) were found, so there is no time between "
+                f"the {m.group(1)} and the {m.group(2)}.", None)
+    (a0, a1), (b0, _) = spans[i1], spans[i2]
+    return (f"From the end of the {m.group(1)} {name} ({hms(a1)}) to the start of the "
+            f"{m.group(2)} ({hms(b0)}): {hms(b0 - a1)} ({hms(b0 - a0)} from start to start).",
+            b0 - a1)
 
 
 def instant_text(text: str, etype: str, tl: Timeline, t: float) -> str:
