@@ -59,6 +59,10 @@ _PLACE_END = re.compile(r"\b(scene|part|section|segment|shot|bit|portion|stretch
                         re.IGNORECASE)
 
 
+# "a ten-minute block", "30-second blocks": the word before names a length of time
+_TIME_BLOCK = re.compile(r"\b(?:second|minute|hour|sec|min|s)s?[- ]$", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def _distortions(text: str) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
     out: list[Mention] = []
@@ -77,6 +81,9 @@ def _distortions(text: str) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
                 out[-1] = Mention(term.type, term.subtype, f.text, out[-1].pos, term.also)
             continue
         last_end = f.end
+        if _TIME_BLOCK.search(text[max(0, f.start - 12):f.start]) and \
+                f.text.lower() in ("block", "blocks"):
+            continue  # "which ten-minute block ...?": a part of the video, not blocking
         out.append(Mention(term.type, term.subtype, f.text, f.start, term.also))
     if any(m.type == "flicker" for m in out):
         # "the brightness is strobing": brightness is what flickers, not an exposure problem

@@ -210,3 +210,11 @@ def test_before_or_after_an_instant_with_options(tmp_path):
     idx = make_index(180.0, [Event("noise", 140.5, 170.0, 0.8, 3.0, "grain", {})])
     ans = ask(idx, "Does the noise start before or after 2:00?", ("Before", "After"), tmp_path)
     assert ans.choice == "B" and ans.answer.startswith("After 00:02:00.0"), ans.answer
+
+
+def test_a_ten_minute_block_is_a_part_of_the_video_not_blocking():
+    q = parse_question("Which ten-minute block has the worst quality?", [], 1800.0)
+    assert q.kind == "comparison" and q.types == []
+    assert parse_question("Are there blocks in the picture?", [], 180.0).type == "compression"
+    assert parse_question("Which 30-second block is the blockiest?", [], 180.0).type \
+        == "compression"
