@@ -267,6 +267,14 @@ def windows(
         else:
             add(m, 0, length, m.group(0))
 
+    share = re.compile(r"\b(first|last|final|opening|closing|initial)\s+(\d+(?:\.\d+)?)\s*"
+                       r"(?:%|percent\b|per\s+cent\b)", re.IGNORECASE)
+    for m in share.finditer(text):  # "the first 10 %", "the last 25 percent"
+        frac = float(m.group(2)) / 100.0
+        if free(m) and 0.0 < frac <= 1.0:
+            late = m.group(1).lower() in ("last", "final", "closing")
+            add(m, d * (1 - frac) if late else 0.0, d if late else d * frac, m.group(0))
+
     # 4. "minutes 10 to 15", "the 3rd minute", "minute 3", "the 15th minute", "the second hour"
     minute = re.compile(
         r"\b(?:from\s+)?minutes?\s+(\d+)\s*(?:-|–|to|and|through|till|until)\s*(?:minute\s+)?"
@@ -383,7 +391,13 @@ def windows(
             continue
         later = m.group(1).lower() in ("after", "since", "past")
         near = re.search(r"\b(shortly|just|right|immediately|soon)\s*$", text[:m.start()], re.I)
-        if near:  # "shortly before 2:00": the stretch just before it, not all of it
+        span_ = re.search(r"\b(?:the\s+)?(\d+(?:\.\d+)?|[a-z-]+)\s+(seconds?|secs?|s|minutes?|"
+                          r"mins?)\s*$", text[:m.start()], re.I)
+        n = _amount(span_.group(1)) if span_ else None
+        if n and m.group(1).lower() in ("after", "before"):  # "the 30 seconds after 1:00"
+            length = n * (60.0 if span_.group(2).lower().startswith("m") else 1.0)
+            add(m, *((t, t + length) if later else (t - length, t)), span_.group(0) + m.group(0))
+        elif near:  # "shortly before 2:00": the stretch just before it, not all of it
             span = max(10.0, min(30.0, d * 0.1))
             add(m, *((t, t + span) if later else (t - span, t)), near.group(1) + " " + m.group(0))
         elif later:

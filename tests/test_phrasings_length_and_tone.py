@@ -218,3 +218,14 @@ def test_a_ten_minute_block_is_a_part_of_the_video_not_blocking():
     assert parse_question("Are there blocks in the picture?", [], 180.0).type == "compression"
     assert parse_question("Which 30-second block is the blockiest?", [], 180.0).type \
         == "compression"
+
+
+@pytest.mark.parametrize(("question", "window"), [
+    ("Is there blur in the 30 seconds after 1:00?", (60.0, 90.0)),
+    ("Is there noise in the ten seconds before 2:00?", (110.0, 120.0)),
+    ("Is there blur in the first 10% of the video?", (0.0, 18.0)),
+    ("Is there blur in the last 25 percent?", (135.0, 180.0)),
+])
+def test_spans_named_by_length_or_share(question, window):
+    q = parse_question(question, [], 180.0)
+    assert [(round(w.start_s, 1), round(w.end_s, 1)) for w in q.windows] == [window]
