@@ -229,3 +229,16 @@ def test_a_ten_minute_block_is_a_part_of_the_video_not_blocking():
 def test_spans_named_by_length_or_share(question, window):
     q = parse_question(question, [], 180.0)
     assert [(round(w.start_s, 1), round(w.end_s, 1)) for w in q.windows] == [window]
+
+
+SETS = ("Blur only", "Brightness only", "Both blur and brightness", "Neither")
+
+
+def test_options_that_are_sets_with_only_both_neither(tmp_path):
+    both = make_index(180.0, [Event("blur", 43.0, 68.0, 0.8, 3.0, "softness", {}),
+                              Event("exposure", 112.0, 133.0, 0.4, 2.0, "too bright", {})])
+    q = "Which problems appear in the video?"
+    assert ask(both, q, SETS, tmp_path).choice == "C"
+    one = make_index(180.0, [Event("blur", 43.0, 68.0, 0.8, 3.0, "softness", {})])
+    assert ask(one, q, SETS, tmp_path).choice == "A"
+    assert ask(make_index(180.0, []), q, SETS, tmp_path).choice == "D"

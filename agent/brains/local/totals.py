@@ -15,10 +15,15 @@ from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
 from agent.questions import Option, Question
 
+_SET_WORDS = re.compile(r"\b(only|alone|both|neither|none|all)\b", re.IGNORECASE)
+
 
 def type_sets(q: Question) -> bool:
-    """Whether the options are sets of distortion types ("Blur, noise and flicker")."""
-    return sum(len(set(same_defect_types(o.types))) >= 2 for o in q.options) >= 2
+    """Whether the options are sets of distortion types ("Blur, noise and flicker"; or "Blur
+    only" beside "Both blur and brightness")."""
+    multi = sum(len(set(same_defect_types(o.types))) >= 2 for o in q.options)
+    return multi >= 2 or (multi == 1 and sum(bool(_SET_WORDS.search(o.text))
+                                             for o in q.options) >= 2)
 
 
 def best_set(options: Sequence[Option], present: set[str]) -> str | None:
@@ -28,9 +33,9 @@ def best_set(options: Sequence[Option], present: set[str]) -> str | None:
     for o in options:
         claimed = {next((t for t in (*m.accepts, *m.fallback) if t in present), m.type)
                    for m in o.types}
-        if not claimed:
+        if not claimed and not re.search(r"\b(neither|none|no)\b", o.text, re.IGNORECASE):
             continue
-        jac = len(claimed & present) / len(claimed | present)
+        jac = len(claimed & present) / len(claimed | present) if claimed | present else 1.0
         if jac > score:
             best, score = o.letter, jac
     return best
