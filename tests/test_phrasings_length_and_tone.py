@@ -242,3 +242,28 @@ def test_options_that_are_sets_with_only_both_neither(tmp_path):
     one = make_index(180.0, [Event("blur", 43.0, 68.0, 0.8, 3.0, "softness", {})])
     assert ask(one, q, SETS, tmp_path).choice == "A"
     assert ask(make_index(180.0, []), q, SETS, tmp_path).choice == "D"
+
+
+def _soft_and_bright():
+    return make_index(180.0, [Event("blur", 43.0, 68.0, 0.84, 3.0, "softness", {}),
+                              Event("exposure", 112.0, 133.0, 0.4, 2.0, "too bright", {})])
+
+
+def test_shares_of_the_video_claimed_by_a_yes_no_question(tmp_path):
+    idx = _soft_and_bright()
+    more = ask(idx, "Does more than half of the video have problems?", ("Yes", "No"), tmp_path)
+    assert more.choice == "B" and "covers 26% of the video (46 s of 180 s)" in more.answer
+    assert ask(idx, "Is most of the video blurry?", ("Yes", "No"), tmp_path).choice == "B"
+    assert ask(idx, "Is the video blurry for more than 10% of the time?", ("Yes", "No"),
+               tmp_path).choice == "A"
+    assert ask(idx, "Is the video mostly clean?", ("Yes", "No"), tmp_path).choice == "A"
+
+
+def test_a_level_claimed_with_yes_no_options_is_judged(tmp_path):
+    from agent.brains.local.levels import events_level, level_word
+
+    word = level_word(0.84, events_level([{"type": "blur", "subtype": "softness",
+                                           "severity": 0.84}]))
+    ans = ask(_soft_and_bright(), "Is the blur barely noticeable?", ("Yes", "No"), tmp_path)
+    assert ans.choice == ("A" if word == "mild" else "B"), ans.answer
+    assert ask(_soft_and_bright(), "Is there blur?", ("Yes", "No"), tmp_path).choice == "A"

@@ -165,6 +165,8 @@ _CLEAN_CLAIM = re.compile(
 _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
                          r"decent|good|high|great|excellent|nice)\b", re.I)
 GOOD_GRADE = 3.5  # "acceptable", "good": fair-to-good or better
+_MOSTLY = re.compile(r"\b(mostly|largely|mainly|generally|predominantly|for the most part)\b",
+                     re.I)
 # One that claims it is bad: yes means a poor grade ("unacceptable": below a good one).
 _POOR_CLAIM = re.compile(r"\b(poor|bad|low|terrible|awful|lousy|(unacceptable|unwatchable|"
                          r"unusable))\b", re.I)
@@ -203,6 +205,8 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     fair_claim = not clean_claim and not poor and bool(_FAIR_CLAIM.search(q.text))
     truth = (not found) if clean_claim else g >= GOOD_GRADE if fair_claim else (
         g < (GOOD_GRADE if poor.group(2) else POOR_GRADE)) if poor else bool(found)
+    if clean_claim and _MOSTLY.search(q.text):  # "mostly clean": most of it unimpaired
+        truth = total_s(found) < 0.5 * ctx.duration_s
     if q.options:
         if any(o.yes or o.no for o in q.options) and not any(
                 o.grade is not None for o in q.options):

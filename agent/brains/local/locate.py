@@ -38,6 +38,7 @@ from agent.context import RunContext
 from agent.questions import Question, rank_event, type_name
 from agent.timefmt import hms
 from agent.times import unit_length
+from tools.timeline import span_union_s
 
 # "When" answers keep events at least this fraction of the worst one's severity.
 WEAK_FRACTION = 0.5
@@ -225,8 +226,42 @@ def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "confidence": 0.7}
 
 
+_SHARE = re.compile(r"\b(more than|over|at least|less than|under|fewer than)\s+(half|a half|"
+                    r"a third|one third|a quarter|one quarter|(\d+(?:\.\d+)?)\s*(?:%|percent))\s+"
+                    r"of\s+(?:the\s+)?(?:video|clip|footage|time|running\s*time|runtime|it)\b|"
+                    r"\b(most|the majority) of\s+(?:the\s+)?(?:video|clip|footage|time|it)\b",
+                    re.IGNORECASE)
+_SHARE_WORDS = {"half": 0.5, "a half": 0.5, "a third": 1 / 3, "one third": 1 / 3,
+                "a quarter": 0.25, "one quarter": 0.25}
+
+
+def share_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] | None:
+    """"Does more than half of the video have problems?": the share the lasting events (of
+    the named type, else any) cover against the share claimed; None when none is claimed."""
+    m = _SHARE.search(q.text)
+    if not m or q.window or ctx.duration_s <= 0:
+        return None
+    if m.group(4):
+        op, frac = "more than", 0.5
+    else:
+        op = m.group(1).lower()
+        frac = float(m.group(3)) / 100 if m.group(3) else _SHARE_WORDS[m.group(2).lower()]
+    evs = [e for e in split_lasting(ev.all_events())[0] if not q.type or e["type"] == q.type]
+    share = span_union_s((e["start_s"], e["end_s"]) for e in evs) / ctx.duration_s
+    holds = share > frac if op in ("more than", "over") else share >= frac \
+        if op == "at least" else share < frac
+    name = what(q) if q.type else "quality distortion"
+    text = (f"{'Yes' if holds else 'No'}: {name} covers {share:.0%} of the video "
+            f"({share * ctx.duration_s:.0f} s of {ctx.duration_s:.0f} s), against the "
+            f"{frac:.0%} asked about" + (": " + spans_text(evs) if evs else "") + ".")
+    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
+            "confidence": 0.7}
+
+
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
+    if (shared := share_answer(q, ev, ctx)) is not None:
+        return shared
     if len({m.type for m in q.types}) >= 2 and not (q.ranks or q.count or q.bound_text):
         return _each_type(q, ev, ctx)
     evs_all, data = found(q, ev, ctx.duration_s)
@@ -270,6 +305,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 + (": " + "; ".join(ev_line(e) for e in evs[:5]) if evs else "") + ".")
     elif present and (said := level_claim(q, evs)):  # "would you call it severe?"
         text = said
+        if q.options:
+            choice = yes_no(q, said.startswith("Yes"))
     elif present:
         text = f"{yes}: {name} {agree(base, 'is', 'are')} present {span}: " + "; ".join(
             ev_line(e) for e in evs[:5])
@@ -301,14 +338,16 @@ def _also_outside(q: Question, lasting: list[dict[str, Any]]) -> list[dict[str, 
 
 # The level a yes/no question claims, in words said of a defect's strength only ("low" is not
 # one: "the resolution looks low" names the defect, not its level).
-_LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint)|(moderate|medium)|"
+_LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint|barely (?:noticeable|visible)|"
+                          r"hardly (?:noticeable|visible)|negligible|minimal)|(moderate|medium)|"
                           r"(severe|serious|strong|heavy|major|extreme|bad))\b", re.I)
 
 
 def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
     """For a yes/no question that claims a level ("is the noise mild?", "would you call the
     dark part severe?"): the verdict on the measured level, else ""."""
-    if q.options or not asks_whether(q.text) or q.type is None:
+    if not asks_whether(q.text) or q.type is None or (
+            q.options and not all(o.yes or o.no for o in q.options)):
         return ""
     m = _LEVEL_CLAIM.search(q.text)
     if not m:
