@@ -345,7 +345,7 @@ def windows(
             late = bool(re.search(r"\bbefore\b", m.group(0), re.IGNORECASE))
             add(m, d - span if late else 0.0, d if late else span, m.group(0))
     loose = re.compile(
-        r"\b(?:at|in|near|towards?|during|than|versus|vs\.?|with|is|was|does|did)\s+the\s+(beginning|start|opening|end|ending|"
+        r"(?:,|\b(?:at|in|near|towards?|during|than|or|versus|vs\.?|with|is|was|does|did))\s+the\s+(beginning|start|opening|end|ending|"
         r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro|"
         r"(?:end\s+|closing\s+)?credits)\b|"
         r"\b(halfway(?:\s+(?:through|point|mark))?|half-way(?:\s+(?:through|point|mark))?|"

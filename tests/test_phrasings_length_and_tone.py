@@ -267,3 +267,26 @@ def test_a_level_claimed_with_yes_no_options_is_judged(tmp_path):
     ans = ask(_soft_and_bright(), "Is the blur barely noticeable?", ("Yes", "No"), tmp_path)
     assert ans.choice == ("A" if word == "mild" else "B"), ans.answer
     assert ask(_soft_and_bright(), "Is there blur?", ("Yes", "No"), tmp_path).choice == "A"
+
+
+def _dark_then_noisy():
+    return make_index(180.0, [Event("exposure", 13.5, 46.5, 0.5, 2.0, "too dark", {}),
+                              Event("noise", 140.5, 170.0, 0.86, 3.0, "grain", {})])
+
+
+@pytest.mark.parametrize("question", ["Is the dark part also noisy?", "Is the dark scene noisy?",
+                                      "Is the noisy part also dark?",
+                                      "Is the grainy section dark as well?"])
+def test_a_part_named_by_its_defect_is_where_the_other_is_looked_for(tmp_path, question):
+    ans = ask(_dark_then_noisy(), question, ("Yes", "No"), tmp_path)
+    assert ans.choice == "B" and "elsewhere" in ans.answer, ans.answer
+    both = make_index(180.0, [Event("exposure", 13.5, 46.5, 0.5, 2.0, "too dark", {}),
+                              Event("noise", 20.0, 40.0, 0.86, 3.0, "grain", {})])
+    assert ask(both, question, ("Yes", "No"), tmp_path).choice == "A"
+
+
+def test_the_start_or_the_end_are_two_windows_of_a_comparison():
+    q = parse_question("Is the noise heavier at the start or at the end?", [], 180.0)
+    assert q.kind == "comparison" and len(q.windows) == 2
+    q = parse_question("Which is better, the start or the end?", [], 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 18.0), (162.0, 180.0)]

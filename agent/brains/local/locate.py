@@ -5,9 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.brains.local.claims import (
+    also_outside,
+    coder_note,
+    in_named_place,
+    level_claim,
+    share_answer,
+)
 from agent.brains.local.common import (
     agree,
-    asks_whether,
     by_length,
     by_type,
     ev_line,
@@ -32,13 +38,12 @@ from agent.brains.local.evidence import (
     in_window,
     touching,
 )
-from agent.brains.local.levels import LEVEL_NAMES, events_level, level_word, probed_level
+from agent.brains.local.levels import probed_level
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.questions import Question, rank_event, type_name
 from agent.timefmt import hms
 from agent.times import unit_length
-from tools.timeline import span_union_s
 
 # "When" answers keep events at least this fraction of the worst one's severity.
 WEAK_FRACTION = 0.5
@@ -226,42 +231,12 @@ def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "confidence": 0.7}
 
 
-_SHARE = re.compile(r"\b(more than|over|at least|less than|under|fewer than)\s+(half|a half|"
-                    r"a third|one third|a quarter|one quarter|(\d+(?:\.\d+)?)\s*(?:%|percent))\s+"
-                    r"of\s+(?:the\s+)?(?:video|clip|footage|time|running\s*time|runtime|it)\b|"
-                    r"\b(most|the majority) of\s+(?:the\s+)?(?:video|clip|footage|time|it)\b",
-                    re.IGNORECASE)
-_SHARE_WORDS = {"half": 0.5, "a half": 0.5, "a third": 1 / 3, "one third": 1 / 3,
-                "a quarter": 0.25, "one quarter": 0.25}
-
-
-def share_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] | None:
-    """"Does more than half of the video have problems?": the share the lasting events (of
-    the named type, else any) cover against the share claimed; None when none is claimed."""
-    m = _SHARE.search(q.text)
-    if not m or q.window or ctx.duration_s <= 0:
-        return None
-    if m.group(4):
-        op, frac = "more than", 0.5
-    else:
-        op = m.group(1).lower()
-        frac = float(m.group(3)) / 100 if m.group(3) else _SHARE_WORDS[m.group(2).lower()]
-    evs = [e for e in split_lasting(ev.all_events())[0] if not q.type or e["type"] == q.type]
-    share = span_union_s((e["start_s"], e["end_s"]) for e in evs) / ctx.duration_s
-    holds = share > frac if op in ("more than", "over") else share >= frac \
-        if op == "at least" else share < frac
-    name = what(q) if q.type else "quality distortion"
-    text = (f"{'Yes' if holds else 'No'}: {name} covers {share:.0%} of the video "
-            f"({share * ctx.duration_s:.0f} s of {ctx.duration_s:.0f} s), against the "
-            f"{frac:.0%} asked about" + (": " + spans_text(evs) if evs else "") + ".")
-    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
-            "confidence": 0.7}
-
-
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
     if (shared := share_answer(q, ev, ctx)) is not None:
         return shared
+    if (placed := in_named_place(q, ev)) is not None:
+        return placed
     if len({m.type for m in q.types}) >= 2 and not (q.ranks or q.count or q.bound_text):
         return _each_type(q, ev, ctx)
     evs_all, data = found(q, ev, ctx.duration_s)
@@ -280,7 +255,7 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         present = {"gt": k > n, "ge": k >= n, "lt": k < n, "le": k <= n}[op]
     base = what(q)
     name, span = base + q.bound_text, where(q, ctx.duration_s)
-    elsewhere = _also_outside(q, split_lasting(ev.all_events())[0]) if present else []
+    elsewhere = also_outside(q, split_lasting(ev.all_events())[0]) if present else []
     if elsewhere:  # "is the flicker only in the first half?": not when it is also outside
         present = False
     choice = yes_no(q, present != q.absent)  # "is it free of blur?": yes when absent
@@ -318,63 +293,6 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text += coder_note(q, ev, ctx.duration_s) or nearest_note(q, ev)
     return {"answer": text, "choice": choice, "segments": segments(evs),
             "confidence": 0.8 if present else 0.5 if brief else 0.7}
-
-
-_ONLY = re.compile(r"\b(?:only|solely|exclusively|confined to|limited to|restricted to)\b", re.I)
-
-
-def _also_outside(q: Question, lasting: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """For "is the X only in <window>?": the lasting X events lying mostly outside the
-    window (none when the question says no "only", or names no window or type)."""
-    w = q.window
-    if w is None or q.type is None or q.absent or not _ONLY.search(q.text):
-        return []
-    def outside_share(e: dict[str, Any]) -> float:
-        inter = max(0.0, min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s))
-        return 1.0 - inter / max(e["end_s"] - e["start_s"], 1e-6)
-    return [e for e in lasting if e["type"] in (q.types[0].accepts if q.types else (q.type,))
-            and outside_share(e) > 0.5]
-
-
-# The level a yes/no question claims, in words said of a defect's strength only ("low" is not
-# one: "the resolution looks low" names the defect, not its level).
-_LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint|barely (?:noticeable|visible)|"
-                          r"hardly (?:noticeable|visible)|negligible|minimal)|(moderate|medium)|"
-                          r"(severe|serious|strong|heavy|major|extreme|bad))\b", re.I)
-
-
-def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
-    """For a yes/no question that claims a level ("is the noise mild?", "would you call the
-    dark part severe?"): the verdict on the measured level, else ""."""
-    if not asks_whether(q.text) or q.type is None or (
-            q.options and not all(o.yes or o.no for o in q.options)):
-        return ""
-    m = _LEVEL_CLAIM.search(q.text)
-    if not m:
-        return ""
-    worst = max(e["severity"] for e in evs)
-    word = level_word(worst, events_level(evs))
-    want = LEVEL_NAMES[next(i for i, g in enumerate(m.groups(), 1) if g)]
-    name = what(q)
-    return (f"{'Yes' if word == want else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
-            f"(worst severity {worst:.2f})" + ("" if word == want else f", not {want}") + ": "
-            + "; ".join(ev_line(e) for e in evs[:5]))
-
-
-def coder_note(q: Question, ev: Evidence, duration: float) -> str:
-    """For a blur question answered "none": the soft stretches the index reports as the
-    coder's (compression whose softness came with macroblock kinks), which a viewer may still
-    call blurry; else ""."""
-    if q.type != "blur":
-        return ""
-    lo, hi = q.scope(duration)
-    coded = [e for e in touching(ev.all_events(), lo, hi)
-             if str((e.get("evidence") or {}).get("recoded_from", "")).startswith("blur/")]
-    if not coded:
-        return ""
-    return (" The picture is soft where a low bitrate coded it, which is reported as "
-            "compression, not blur (its macroblock kinks rise, where a blur lowers them): "
-            + "; ".join(ev_line(e) for e in coded[:4]) + ".")
 
 
 def nearest_note(q: Question, ev: Evidence) -> str:

@@ -1,0 +1,153 @@
+"""Yes/no claims a question makes beyond presence: where ("is the dark part also noisy?",
+"only in the first half?"), how much of the video ("more than half?"), at what level ("is
+the blur barely noticeable?"), and the note for softness reported as the coder's."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.brains.local.common import (
+    agree,
+    asks_whether,
+    ev_line,
+    segments,
+    spans_text,
+    what,
+    yes_no,
+)
+from agent.brains.local.evidence import Evidence, fits_subtype, touching
+from agent.brains.local.levels import LEVEL_NAMES, events_level, level_word
+from agent.brains.stretches import split_lasting
+from agent.context import RunContext
+from agent.questions import Question, type_name
+from agent.timefmt import hms
+from tools.timeline import span_union_s
+
+_PLACE = re.compile(r"\b(scene|part|section|segment|shot|bit|portion|stretch|passage)s?$", re.I)
+_PLACE_NEXT = re.compile(r"\s+(scene|part|section|segment|shot|bit|portion|stretch|passage)s?\b",
+                         re.I)
+
+
+def in_named_place(q: Question, ev: Evidence) -> dict[str, Any] | None:
+    """"Is the dark part also noisy?": whether the second named type lies in the stretches of
+    the first, which names a part of the video by its defect; None when it names none."""
+    if len(q.types) != 2 or q.window:
+        return None
+    place, what_ = q.types
+    after = _PLACE_NEXT.match(q.text[place.pos + len(place.text):])
+    if not (_PLACE.search(place.text) or after):
+        return None
+    place_name = place.text + (after.group(0) if after else "")
+    if place.type == what_.type:
+        return None
+    lasting = split_lasting(ev.all_events())[0]
+    where_ = [e for e in lasting if e["type"] in place.accepts and fits_subtype(place, e)]
+    there = [e for e in lasting if e["type"] in what_.accepts and fits_subtype(what_, e)
+             and any(min(e["end_s"], p["end_s"]) > max(e["start_s"], p["start_s"])
+                     for p in where_)]
+    pname, wname = type_name(place.type), type_name(what_.type)
+    if not where_:
+        text = f"No: no {place_name} was found (no lasting {pname})."
+        present = False
+    else:
+        present = bool(there)
+        spans_ = "; ".join(f"{hms(p['start_s'])}-{hms(p['end_s'])}" for p in where_[:4])
+        text = (f"{'Yes' if present else 'No'}: the {place_name} ({pname}: {spans_}) "
+                + (f"also has {wname}: " + "; ".join(ev_line(e) for e in there[:3])
+                   if present else f"has no {wname}"))
+        elsewhere = [e for e in lasting if e["type"] in what_.accepts and e not in there]
+        if not present and elsewhere:
+            text += f"; the {wname} {agree(wname, 'is', 'are')} elsewhere: " + spans_text(elsewhere)
+        text += "."
+    return {"answer": text, "choice": yes_no(q, present != q.absent),
+            "segments": segments(where_ + there), "confidence": 0.7}
+
+
+_SHARE = re.compile(r"\b(more than|over|at least|less than|under|fewer than)\s+(half|a half|"
+                    r"a third|one third|a quarter|one quarter|(\d+(?:\.\d+)?)\s*(?:%|percent))\s+"
+                    r"of\s+(?:the\s+)?(?:video|clip|footage|time|running\s*time|runtime|it)\b|"
+                    r"\b(most|the majority) of\s+(?:the\s+)?(?:video|clip|footage|time|it)\b",
+                    re.IGNORECASE)
+_SHARE_WORDS = {"half": 0.5, "a half": 0.5, "a third": 1 / 3, "one third": 1 / 3,
+                "a quarter": 0.25, "one quarter": 0.25}
+
+
+def share_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] | None:
+    """"Does more than half of the video have problems?": the share the lasting events (of
+    the named type, else any) cover against the share claimed; None when none is claimed."""
+    m = _SHARE.search(q.text)
+    if not m or q.window or ctx.duration_s <= 0:
+        return None
+    if m.group(4):
+        op, frac = "more than", 0.5
+    else:
+        op = m.group(1).lower()
+        frac = float(m.group(3)) / 100 if m.group(3) else _SHARE_WORDS[m.group(2).lower()]
+    evs = [e for e in split_lasting(ev.all_events())[0] if not q.type or e["type"] == q.type]
+    share = span_union_s((e["start_s"], e["end_s"]) for e in evs) / ctx.duration_s
+    holds = share > frac if op in ("more than", "over") else share >= frac \
+        if op == "at least" else share < frac
+    name = what(q) if q.type else "quality distortion"
+    text = (f"{'Yes' if holds else 'No'}: {name} covers {share:.0%} of the video "
+            f"({share * ctx.duration_s:.0f} s of {ctx.duration_s:.0f} s), against the "
+            f"{frac:.0%} asked about" + (": " + spans_text(evs) if evs else "") + ".")
+    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
+            "confidence": 0.7}
+
+
+_ONLY = re.compile(r"\b(?:only|solely|exclusively|confined to|limited to|restricted to)\b", re.I)
+
+
+def also_outside(q: Question, lasting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For "is the X only in <window>?": the lasting X events lying mostly outside the
+    window (none when the question says no "only", or names no window or type)."""
+    w = q.window
+    if w is None or q.type is None or q.absent or not _ONLY.search(q.text):
+        return []
+    def outside_share(e: dict[str, Any]) -> float:
+        inter = max(0.0, min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s))
+        return 1.0 - inter / max(e["end_s"] - e["start_s"], 1e-6)
+    return [e for e in lasting if e["type"] in (q.types[0].accepts if q.types else (q.type,))
+            and outside_share(e) > 0.5]
+
+
+# The level a yes/no question claims, in words said of a defect's strength only ("low" is not
+# one: "the resolution looks low" names the defect, not its level).
+_LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint|barely (?:noticeable|visible)|"
+                          r"hardly (?:noticeable|visible)|negligible|minimal)|(moderate|medium)|"
+                          r"(severe|serious|strong|heavy|major|extreme|bad))\b", re.I)
+
+
+def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
+    """For a yes/no question that claims a level ("is the noise mild?", "would you call the
+    dark part severe?"): the verdict on the measured level, else ""."""
+    if not asks_whether(q.text) or q.type is None or (
+            q.options and not all(o.yes or o.no for o in q.options)):
+        return ""
+    m = _LEVEL_CLAIM.search(q.text)
+    if not m:
+        return ""
+    worst = max(e["severity"] for e in evs)
+    word = level_word(worst, events_level(evs))
+    want = LEVEL_NAMES[next(i for i, g in enumerate(m.groups(), 1) if g)]
+    name = what(q)
+    return (f"{'Yes' if word == want else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
+            f"(worst severity {worst:.2f})" + ("" if word == want else f", not {want}") + ": "
+            + "; ".join(ev_line(e) for e in evs[:5]))
+
+
+def coder_note(q: Question, ev: Evidence, duration: float) -> str:
+    """For a blur question answered "none": the soft stretches the index reports as the
+    coder's (compression whose softness came with macroblock kinks), which a viewer may still
+    call blurry; else ""."""
+    if q.type != "blur":
+        return ""
+    lo, hi = q.scope(duration)
+    coded = [e for e in touching(ev.all_events(), lo, hi)
+             if str((e.get("evidence") or {}).get("recoded_from", "")).startswith("blur/")]
+    if not coded:
+        return ""
+    return (" The picture is soft where a low bitrate coded it, which is reported as "
+            "compression, not blur (its macroblock kinks rise, where a blur lowers them): "
+            + "; ".join(ev_line(e) for e in coded[:4]) + ".")
