@@ -55,7 +55,7 @@ def praised(text: str) -> list[Mention]:
 # A mention ending in a part of the video ("the dark scene", "the blurry part") names where,
 # and the word right after it is a second distortion ("is the dark scene noisy?"), not one
 # name with it ("washed out colours", "salt and pepper noise").
-_PLACE_END = re.compile(r"\b(scene|part|section|segment|shot|bit|portion|stretch|passage)s?$",
+_PLACE_END = re.compile(r"\b(scene|part|section|segment|shot|bit|portion|stretch|passage|clip)s?$",
                         re.IGNORECASE)
 
 

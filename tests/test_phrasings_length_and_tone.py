@@ -290,3 +290,12 @@ def test_the_start_or_the_end_are_two_windows_of_a_comparison():
     assert q.kind == "comparison" and len(q.windows) == 2
     q = parse_question("Which is better, the start or the end?", [], 180.0)
     assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 18.0), (162.0, 180.0)]
+
+
+@pytest.mark.parametrize(("question", "types"), [
+    ("Is the dark clip noisy?", ["exposure", "noise"]),
+    ("Which part is dark?", ["exposure"]),
+    ("Is it dark and noisy?", ["exposure", "noise"]),
+])
+def test_dark_as_a_predicate_names_darkness(question, types):
+    assert [m.type for m in parse_question(question, [], 180.0).types] == types

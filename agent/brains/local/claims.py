@@ -24,9 +24,9 @@ from agent.questions import Question, type_name
 from agent.timefmt import hms
 from tools.timeline import span_union_s
 
-_PLACE = re.compile(r"\b(scene|part|section|segment|shot|bit|portion|stretch|passage)s?$", re.I)
-_PLACE_NEXT = re.compile(r"\s+(scene|part|section|segment|shot|bit|portion|stretch|passage)s?\b",
-                         re.I)
+_PLACES = r"(scene|part|section|segment|shot|bit|portion|stretch|passage|clip)s?"
+_PLACE = re.compile(rf"\b{_PLACES}$", re.I)
+_PLACE_NEXT = re.compile(rf"\s+{_PLACES}\b", re.I)
 
 
 def in_named_place(q: Question, ev: Evidence) -> dict[str, Any] | None:
