@@ -108,8 +108,9 @@ def question_kind(question: str, options: Sequence[str] = ()) -> str:
 
 # "rate / score / grade <one type>": its level, said on the scale asked for.
 _RATES = re.compile(r"\b(?:rate|score|grade)\b|\bon a scale\b", re.IGNORECASE)
-# "the longest / shortest <one type>": one event of the type picked by its length.
-_ONE_BY_LENGTH = re.compile(r"\b(?:longest|shortest)\b", re.IGNORECASE)
+# "the longest / shortest <one type>": one event of the type picked by its length (also read
+# by the local brain's by_length).
+BY_LENGTH = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
 
 
 def _kind(q: str, options: Sequence[str]) -> str:
@@ -124,7 +125,7 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if not options and _CUE["open_starts"].match(low) and not (
             low.startswith("how") and VOCAB.kinds["trend"].search(low)):
         return "open"  # (but "how does the quality develop over time?" is a trend)
-    if _ONE_BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
+    if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
             and not _CUE["yes_no_start"].match(low) and len({m.type for m in distortions(q)}) == 1:
         return "localization"  # "which freeze lasts the longest?": that one, and when
     opt_windows = [o for o in options if windows(o, 3600.0)]

@@ -339,11 +339,11 @@ def windows(
         if free(m):
             i = {"middle": 1, "end": 2, "ending": 2}.get(m.group(1).lower(), 0)
             add(m, i * d / 3, (i + 1) * d / 3, m.group(0))
+    edge = max(10.0, min(60.0, d * 0.1))  # "at the start", "just before the end": this long
     for m in re.finditer(_NEAR_EDGE, text, re.IGNORECASE):
         if free(m):
-            span = max(10.0, min(60.0, d * 0.1))
             late = bool(re.search(r"\bbefore\b", m.group(0), re.IGNORECASE))
-            add(m, d - span if late else 0.0, d if late else span, m.group(0))
+            add(m, d - edge if late else 0.0, d if late else edge, m.group(0))
     loose = re.compile(
         r"(?:,|\b(?:at|in|near|towards?|during|than|or|versus|vs\.?|with|is|was|does|did))\s+the\s+(beginning|start|opening|end|ending|"
         r"close|finish|middle)\b|\b(?:the\s+)?(intro|opening scene|ending|outro|"
@@ -356,7 +356,7 @@ def windows(
         if not free(m):
             continue
         w = "middle" if m.group(3) else (m.group(1) or m.group(2)).lower()
-        span = max(10.0, min(60.0, d * 0.1))
+        span = edge
         if re.match(r"(?:near|towards?)\b", m.group(0), re.I) and w != "middle":
             span = max(span, d / 4)  # "near the end": a vaguer time than "at the end"
         if w in ("beginning", "start", "opening", "intro", "opening scene"):

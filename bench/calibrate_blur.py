@@ -5,13 +5,11 @@ are. Their signals and events go to the quantities as CleanVideo.shared["blurred
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
+from bench.generate.corpus import encoded
 from tools.derive import derive
 from tools.detectors.calibration import CleanVideo
-from tools.ffmpeg import ffmpeg_exe
 from tools.index import get_index
 
 SIGMA = 1.5  # gblur's sigma: the mildest the blur detector finds on every calibration clip
@@ -21,18 +19,11 @@ WINDOW = (0.34, 0.51)  # the blurred window, as shares of the loop's length
 def blurred(loop: Path, out: Path, duration_s: float) -> Path:
     """`loop` with a Gaussian blur over WINDOW, H.264 CRF 20, written atomically; an existing
     file is reused."""
-    if out.is_file():
-        return out
-    out.parent.mkdir(parents=True, exist_ok=True)
     a, b = (round(w * duration_s, 2) for w in WINDOW)
-    tmp = out.with_name(f".{out.stem}.{os.getpid()}.tmp{out.suffix}")
     graph = (f"split[a][b];[b]gblur=sigma={SIGMA}[bb];"
              f"[a][bb]overlay=enable='between(t,{a},{b})',format=yuv420p")
-    cmd = [ffmpeg_exe(), "-v", "error", "-y", "-i", str(loop), "-an", "-vf", graph,
-           "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", str(tmp)]
-    subprocess.run(cmd, check=True, capture_output=True)
-    os.replace(tmp, out)
-    return out
+    return encoded(out, ["-i", str(loop), "-an", "-vf", graph,
+                         "-c:v", "libx264", "-preset", "veryfast", "-crf", "20"])
 
 
 def hand_blurred(video: CleanVideo, loop: Path, work: Path) -> None:

@@ -92,21 +92,27 @@ def corpus_clips(corpus_dir: Path | None = None, part: str = "all",
             and (clean is None or clean == (not c.artefacts))]
 
 
-def looped(clip: Path, seconds: float, out: Path, crf: int = 18) -> Path:
-    """The clip played over and over for `seconds`, H.264 at its own size and rate (even
-    dimensions), written atomically; an existing file is reused."""
+def encoded(out: Path, args: list[str]) -> Path:
+    """`ffmpeg <args> out`, written atomically (to a temporary beside it, then renamed);
+    an existing file is reused."""
     if out.is_file():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.stem}.{os.getpid()}.tmp{out.suffix}")
-    cmd = [
-        ffmpeg_exe(), "-v", "error", "-y", "-stream_loop", "-1", "-i", str(clip),
-        "-t", f"{seconds:.3f}", "-an", "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p",
-        "-c:v", "libx264", "-preset", "veryfast", "-crf", str(crf), str(tmp),
-    ]
-    subprocess.run(cmd, check=True, capture_output=True)
+    subprocess.run([ffmpeg_exe(), "-v", "error", "-y", *args, str(tmp)], check=True,
+                   capture_output=True)
     os.replace(tmp, out)
     return out
+
+
+def looped(clip: Path, seconds: float, out: Path, crf: int = 18) -> Path:
+    """The clip played over and over for `seconds`, H.264 at its own size and rate (even
+    dimensions), written atomically; an existing file is reused."""
+    return encoded(out, [
+        "-stream_loop", "-1", "-i", str(clip), "-t", f"{seconds:.3f}", "-an",
+        "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p",
+        "-c:v", "libx264", "-preset", "veryfast", "-crf", str(crf),
+    ])
 
 
 def frame_rate(path: Path) -> float:

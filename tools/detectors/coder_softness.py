@@ -23,12 +23,12 @@ from dataclasses import replace
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
+from tools.detectors.twin_events import MACROBLOCKING as SUBTYPE
 from tools.model import Event, Scene
 
 NEAR_S = 20.0  # the footage this far either side of an event (in its shots) is its reference
 LEAST_NEAR = 6  # samples of it needed
 OFFSET = 0.5  # grey levels added before the ratio (clean encodes read 0.1-0.4)
-SUBTYPE = "macroblocking"
 
 
 def kink_ratio(e: Event, samples: dict[str, np.ndarray], scenes: list[Scene],

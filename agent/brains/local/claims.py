@@ -44,8 +44,7 @@ def in_named_place(q: Question, ev: Evidence) -> dict[str, Any] | None:
     lasting = split_lasting(ev.all_events())[0]
     where_ = [e for e in lasting if e["type"] in place.accepts and fits_subtype(place, e)]
     there = [e for e in lasting if e["type"] in what_.accepts and fits_subtype(what_, e)
-             and any(min(e["end_s"], p["end_s"]) > max(e["start_s"], p["start_s"])
-                     for p in where_)]
+             and touching(where_, e["start_s"], e["end_s"])]
     pname, wname = type_name(place.type), type_name(what_.type)
     if not where_:
         text = f"No: no {place_name} was found (no lasting {pname})."
@@ -119,22 +118,24 @@ _LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint|barely (?:notic
                           r"(severe|serious|strong|heavy|major|extreme|bad))\b", re.I)
 
 
-def level_claim(q: Question, evs: list[dict[str, Any]]) -> str:
+def level_claim(q: Question, evs: list[dict[str, Any]]) -> tuple[str, bool] | None:
     """For a yes/no question that claims a level ("is the noise mild?", "would you call the
-    dark part severe?"): the verdict on the measured level, else ""."""
+    dark part severe?"): the verdict on the measured level in words, and whether the claim
+    holds; None when it claims none."""
     if not asks_whether(q.text) or q.type is None or (
             q.options and not all(o.yes or o.no for o in q.options)):
-        return ""
+        return None
     m = _LEVEL_CLAIM.search(q.text)
     if not m:
-        return ""
+        return None
     worst = max(e["severity"] for e in evs)
     word = level_word(worst, events_level(evs))
     want = LEVEL_NAMES[next(i for i, g in enumerate(m.groups(), 1) if g)]
     name = what(q)
-    return (f"{'Yes' if word == want else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
-            f"(worst severity {worst:.2f})" + ("" if word == want else f", not {want}") + ": "
-            + "; ".join(ev_line(e) for e in evs[:5]))
+    holds = word == want
+    return (f"{'Yes' if holds else 'No'}: the {name} {agree(name, 'is', 'are')} {word} "
+            f"(worst severity {worst:.2f})" + ("" if holds else f", not {want}") + ": "
+            + "; ".join(ev_line(e) for e in evs[:5])), holds
 
 
 def coder_note(q: Question, ev: Evidence, duration: float) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agent.brains.local.evidence import type_hit
-from agent.questions import Option, Question, type_name
+from agent.questions import BY_LENGTH, Option, Question, type_name
 from agent.timefmt import hms
 
 # Option texts that mean the whole video.
@@ -100,13 +100,10 @@ def asks_whether(text: str) -> bool:
     return asks_yes_no(text) and not re.search(r"\bor\b", text, re.I)
 
 
-_EXTREME = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
-
-
 def by_length(text: str, evs: Sequence[Ev]) -> Ev | None:
     """The one event a "the longest / shortest ..." question asks about; None when the text
     asks neither or there are no events."""
-    m = _EXTREME.search(text)
+    m = BY_LENGTH.search(text)
     if not m or not evs:
         return None
     pick = max if m.group(1).lower() == "longest" else min

@@ -41,7 +41,7 @@ from agent.brains.local.evidence import (
 from agent.brains.local.levels import probed_level
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
-from agent.questions import Question, rank_event, type_name
+from agent.questions import BY_LENGTH, Question, rank_event, type_name
 from agent.timefmt import hms
 from agent.times import unit_length
 
@@ -78,7 +78,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if one:  # "which freeze is the longest?": that one alone
         n_of = sum(g["type"] == one["type"] for g in groups)
         picked = (f" It lasts {one['end_s'] - one['start_s']:.1f} s, the "
-                  f"{'longest' if 'longest' in q.text.lower() else 'shortest'} of {n_of}.")
+                  f"{BY_LENGTH.search(q.text).group(1).lower()} of {n_of}.")
         evs, weak = [one], []
     name = what(q)
     choice, conf = None, 0.8 if evs else 0.6
@@ -279,9 +279,9 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"{yes if present else no}: {len(evs)} lasting {name} event(s) {span}"
                 + (": " + "; ".join(ev_line(e) for e in evs[:5]) if evs else "") + ".")
     elif present and (said := level_claim(q, evs)):  # "would you call it severe?"
-        text = said
+        text, holds = said
         if q.options:
-            choice = yes_no(q, said.startswith("Yes"))
+            choice = yes_no(q, holds)
     elif present:
         text = f"{yes}: {name} {agree(base, 'is', 'are')} present {span}: " + "; ".join(
             ev_line(e) for e in evs[:5])

@@ -21,6 +21,7 @@ from agent.brains.stretches import Stretch, Timeline
 from agent.context import RunContext
 from agent.questions import Mention, Question, type_name
 from agent.timefmt import hms
+from agent.times import ORDINALS
 
 
 def missing_types(q: Question, evs: Sequence[dict[str, Any]]) -> list[str]:
@@ -69,13 +70,11 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         text = pair_text(q, ts[0], ts[1], tl, ctx.duration_s) + " " + text
     elif len(ts) == 1 and len(points) == 1:  # "before or after 1:30?"
         w = points[0]
-        said = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2)
+        said, side = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2)
         text = said + " " + text
-        side = re.match(r"(?:Yes\. |No\. )?(After|Before|Across|Both)\b", said)
         if q.options and side and not any(o.yes or o.no for o in q.options):
-            word = {"Across": "both", "Both": "both"}.get(side.group(1), side.group(1).lower())
             choice_ = next((o.letter for o in q.options
-                            if re.search(rf"\b{word}\b", o.text, re.I)), None)
+                            if re.search(rf"\b{side}\b", o.text, re.I)), None)
             if choice_:
                 return {"answer": text, "choice": choice_, "segments": segments(tl.events),
                         "confidence": 0.7}
@@ -182,8 +181,6 @@ def spread_text(found: Sequence[Stretch], duration: float) -> str:
             + ", ".join(hms(g) for g in gaps(found)[:6]) + ". ")
 
 
-_NTH_WORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
-             "4th": 4, "fifth": 5, "5th": 5, "last": -1, "final": -1}
 _BETWEEN_NTH = re.compile(r"\bbetween\s+the\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
                           r"\s+(?:[\w-]+\s+)?(?:and|&)\s+(?:the\s+)?(second|third|fourth|fifth|"
                           r"2nd|3rd|4th|5th|last|final|next)\b", re.IGNORECASE)
@@ -196,8 +193,9 @@ def between_nth_text(text: str, etype: str, tl: Timeline) -> tuple[str, float | 
     if not m:
         return None
     spans = sorted(tl.spans(etype))
-    r1 = _NTH_WORD[m.group(1).lower()]
-    r2 = r1 + 1 if m.group(2).lower() == "next" else _NTH_WORD[m.group(2).lower()]
+    r1 = ORDINALS[m.group(1).lower()]
+    w2 = m.group(2).lower()
+    r2 = r1 + 1 if w2 == "next" else -1 if w2 in ("last", "final") else ORDINALS[w2]
     i1, i2 = r1 - 1, (r2 - 1 if r2 > 0 else len(spans) - 1)
     name = type_name(etype)
     if len(spans) < 2 or not 0 <= i1 < i2 < len(spans):
@@ -209,12 +207,13 @@ def between_nth_text(text: str, etype: str, tl: Timeline) -> tuple[str, float | 
             b0 - a1)
 
 
-def instant_text(text: str, etype: str, tl: Timeline, t: float) -> str:
+def instant_text(text: str, etype: str, tl: Timeline, t: float) -> tuple[str, str | None]:
     """Where a named type lies against one instant ("before or after the 1:30 mark?"): its
-    spans before, after or across it; a yes/no question naming one side gets its answer."""
+    spans before, after or across it, in words (a yes/no question naming one side gets its
+    answer first), and the side ("before", "after", "both"; None when none is found)."""
     name, spans = type_name(etype), tl.spans(etype)
     if not spans:
-        return f"No {name} was found, so it is neither before nor after {hms(t)}."
+        return f"No {name} was found, so it is neither before nor after {hms(t)}.", None
     before = [sp for sp in spans if sp[1] <= t]
     after = [sp for sp in spans if sp[0] >= t]
     side = "after" if len(after) == len(spans) else "before" if len(before) == len(spans) \
@@ -234,7 +233,7 @@ def instant_text(text: str, etype: str, tl: Timeline, t: float) -> str:
     asked = re.findall(r"\b(before|after)\b", text, re.I)
     if asks_whether(text) and len(set(w.lower() for w in asked)) == 1:
         out = ("Yes. " if side == asked[0].lower() else "No. ") + out
-    return out
+    return out, side or "both"
 
 
 def pair_text(q: Question, a: str, b: str, tl: Timeline, duration: float) -> str:
