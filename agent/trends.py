@@ -47,7 +47,7 @@ _GROWS = re.compile(r"\b(grow\w*|increas\w*|intensif\w*|stronger|heavier|worsen\
 # The quality's course in plain words ("does it get worse?", "is it stable?").
 _PLAIN_TRENDS = (
     ("degrading", r"\b(worse|degrad\w*|deteriorat\w*|declin\w*|decreas\w* in quality)\b"),
-    ("improving", r"\b(better|improv\w*)\b"),
+    ("improving", r"\b(better|improv\w*|recover\w*|back to normal|bounce[sd]? back)\b"),
     ("stable", r"\b(stable|constant|consistent|same|steady)\b"),
     ("fluctuating", r"\b(fluctuat\w*|vary|varies)\b"),
 )

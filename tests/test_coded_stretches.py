@@ -89,3 +89,46 @@ def test_the_limit_is_calibrated_above_what_a_clean_video_shows():
                                  _cuts(scenes)) == []
     assert coded.coded_stretches(samples["t"], coded.coding_measures(samples), limit * 0.5,
                                  _cuts(scenes)) != [] or limit < 0.01
+
+
+def _grainy(seed: int = 0) -> tuple[dict[str, np.ndarray], list[Scene]]:
+    """A grainy broadcast whose grain hides its macroblock grid (kinks below zero)."""
+    samples, scenes = _broadcast(seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    shot = (samples["t"] // 3.0).astype(int)
+    samples["mb"] = rng.uniform(-0.45, -0.2, shot.max() + 1)[shot] + rng.normal(0, 0.03,
+                                                                               len(shot))
+    return samples, scenes
+
+
+def _window(samples, lo: float, hi: float, **changes) -> dict[str, np.ndarray]:
+    out = {k: v.copy() for k, v in samples.items()}
+    inside = (out["t"] >= lo) & (out["t"] < hi)
+    for key, (how, by) in changes.items():
+        out[key][inside] = out[key][inside] * by if how == "x" else out[key][inside] + by
+    return out
+
+
+def test_macroblock_kinks_with_the_grain_gone_are_a_coder_though_the_blocks_stay():
+    # an MPEG-2 window over a grainy broadcast: kinks -0.3 -> 2.5, grain to a quarter, and
+    # the 8-px blockiness hardly moves across its shots
+    samples, scenes = _grainy()
+    coded_window = _window(samples, 61.5, 88.5, mb=("+", 2.8), noise=("x", 0.25))
+    found = coded.coded_stretches(samples["t"], coded.coding_measures(coded_window), 0.2,
+                                  _cuts(scenes))
+    assert len(found) == 1
+    _, _, start, end, _ = found[0]
+    assert abs(start - 61.5) <= 0.5 and abs(end - 88.5) <= 0.5
+    # without the kinks measured, the same window is not a coder's
+    no_kinks = {k: v for k, v in coded_window.items() if k != "mb"}
+    assert coded.coded_stretches(samples["t"], coded.coding_measures(no_kinks), 0.2,
+                                 _cuts(scenes)) == []
+
+
+def test_kinks_rising_while_the_grain_stays_are_no_coder():
+    # a blur lifting the kinks of footage whose grain hid its grid (-0.3 -> +0.2), with
+    # what grain the measure still finds left
+    samples, scenes = _grainy()
+    blurred = _window(samples, 61.5, 88.5, mb=("+", 0.5))
+    assert coded.coded_stretches(samples["t"], coded.coding_measures(blurred), 0.2,
+                                 _cuts(scenes)) == []

@@ -27,25 +27,34 @@ from tools.model import Event
 GRAIN_OFFSET = 0.05
 EDGE_REACH_S = 2.5  # a stretch's edge is placed at the largest coding step this close ...
 EDGE_SIDE_S = 1.5  # ... measured between the means of this long before and after it
-TIME_EPS_S = 1e-3  # float32 sample times against float64 cut times
+TIME_EPS_S = 1e-3
+KINK_OFFSET = 0.5  # float32 sample times against float64 cut times
 
 
-def coding_measures(samples: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
-    """(log blockiness, minus log grain): both rise where a coder has been at work."""
+def coding_measures(samples: dict[str, np.ndarray]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(log blockiness, minus log grain, log macroblock kinks): they rise where a coder has
+    been at work (the kinks NaN where the index has none: the blockiness alone is the grid)."""
     if "blockiness" not in samples or "noise" not in samples:
         return None
     blk = np.log(np.maximum(np.asarray(samples["blockiness"], dtype=np.float64), 1e-3))
     grain = -np.log(np.maximum(np.asarray(samples["noise"], dtype=np.float64), 0.0)
                     + GRAIN_OFFSET)
-    return blk, grain
+    mb = samples.get("mb")
+    kinks = (np.full(len(blk), np.nan) if mb is None else
+             np.log(np.maximum(np.asarray(mb, dtype=np.float64), 0.0) + KINK_OFFSET))
+    return blk, grain, kinks
 
 
-def coding_departure(measures: tuple[np.ndarray, np.ndarray], step: float,
+def coding_departure(measures: tuple[np.ndarray, ...], step: float,
                      excluded: np.ndarray) -> np.ndarray:
-    """Per sample, the lesser of the two measures' departures from the footage around it
-    (NaN where either cannot be judged); `excluded` samples are no reference."""
-    blk, grain = measures
-    return combined(departure(blk, step, +1, excluded), departure(grain, step, +1, excluded))
+    """Per sample, the lesser of the grid's departure (the blockiness' or the kinks',
+    whichever is larger) and the grain's from the footage around it (NaN where either cannot
+    be judged); `excluded` samples are no reference."""
+    blk, grain, kinks = measures
+    return combined(np.fmax(departure(blk, step, +1, excluded),
+                            departure(kinks, step, +1, excluded)),
+                    departure(grain, step, +1, excluded))
 
 
 def combined(blk: np.ndarray, grain: np.ndarray) -> np.ndarray:
@@ -55,7 +64,7 @@ def combined(blk: np.ndarray, grain: np.ndarray) -> np.ndarray:
     return np.minimum(blk, grain)
 
 
-def _steps(measures: tuple[np.ndarray, np.ndarray], j: int, side: int) -> np.ndarray:
+def _steps(measures: tuple[np.ndarray, ...], j: int, side: int) -> np.ndarray:
     """How far each measure's mean over the `side` samples from j lies above its mean over
     the `side` samples before j (NaN where either side is unmeasured)."""
     out = np.full(len(measures), np.nan)
@@ -67,9 +76,9 @@ def _steps(measures: tuple[np.ndarray, np.ndarray], j: int, side: int) -> np.nda
     return out
 
 
-def _edge(measures: tuple[np.ndarray, np.ndarray], i: int, step: float, way: int
+def _edge(measures: tuple[np.ndarray, ...], i: int, step: float, way: int
           ) -> tuple[int, float]:
-    """(sample, lesser step of the two measures) where both measures summed step most `way`
+    """(sample, lesser step of grid and grain) where the two summed step most `way`
     (+1 up: an onset, -1 down: an end) within EDGE_REACH_S of sample i, between their means
     over EDGE_SIDE_S before and after it (one stray sample is no step)."""
     k = max(1, int(round(EDGE_REACH_S / step)))
@@ -77,8 +86,9 @@ def _edge(measures: tuple[np.ndarray, np.ndarray], i: int, step: float, way: int
     best, at, least = -np.inf, i, -np.inf
     for j in range(max(1, i - k), min(len(measures[0]) - 1, i + k) + 1):
         steps = way * _steps(measures, j, side)
-        if np.isfinite(steps).all() and steps.sum() > best:
-            best, at, least = float(steps.sum()), j, float(combined(steps[0], steps[1]))
+        grid = np.fmax(steps[0], steps[2])
+        if np.isfinite([grid, steps[1]]).all() and grid + steps[1] > best:
+            best, at, least = float(grid + steps[1]), j, float(combined(grid, steps[1]))
     return at, least
 
 
@@ -88,7 +98,7 @@ def _across_cut(t: np.ndarray, j: int, cuts: np.ndarray) -> bool:
     return bool(((cuts > t[j - 1] + TIME_EPS_S) & (cuts <= t[j] + TIME_EPS_S)).any())
 
 
-def coded_stretches(t: np.ndarray, measures: tuple[np.ndarray, np.ndarray], limit: float,
+def coded_stretches(t: np.ndarray, measures: tuple[np.ndarray, ...], limit: float,
                     cuts: list[float], taken: np.ndarray | None = None,
                     ) -> list[tuple[int, int, float, float, float]]:
     """(first sample, end sample, start s, end s, departure) of every coded stretch: the
@@ -137,8 +147,9 @@ def _quiet_limit(video: CleanVideo) -> list[float]:
 
 LIMIT = declare(Quantity(
     key="compression.coded", measure=_quiet_limit, direction=+1, default=0.2, log=False,
-    doc="least coding departure (the lesser of log blockiness up and log grain down against "
-        "the footage 8-53 s around it) at which a clean video shows no coded stretch",
+    doc="least coding departure (the lesser of the grid up, log blockiness or log "
+        "macroblock kinks, and log grain down against the footage 8-53 s around it) at which "
+        "a clean video shows no coded stretch",
 ))
 
 
@@ -164,7 +175,17 @@ def coded_events(samples: dict[str, np.ndarray], cuts: list[float],
             evidence={"signal": "blockiness+grain", "departure": round(level, 4),
                       "limit": round(limit, 4),
                       "median_blockiness": round(float(np.nanmedian(blk)), 3),
+                      **_kinks(samples, a, b),
                       "median_grain": round(float(np.nanmedian(grain)), 3),
                       "judged_against": "footage around it (across shots)"},
         ))
     return events, covered
+
+
+def _kinks(samples: dict[str, np.ndarray], a: int, b: int) -> dict[str, float]:
+    """The stretch's median macroblock kinks, as evidence (none when not measured)."""
+    mb = samples.get("mb")
+    part = np.asarray(mb[a:b], dtype=np.float64) if mb is not None else np.zeros(0)
+    if not np.isfinite(part).any():
+        return {}
+    return {"median_kinks": round(float(np.nanmedian(part)), 3)}
