@@ -96,8 +96,10 @@ def parse_option(letter: str, text: str, duration_s: float, n_segments: int | No
     bare = re.fullmatch(r"\s*(yes|no)\W*", text, re.I)  # a bare "No" claims no level
     lv = [] if bare else [LEVEL_WORDS[m.group(1).lower()] for m in LEVEL_RE.finditer(text)]
     gr = [GRADE_WORDS[m.group(1).lower()] for m in _GRADE_RE.finditer(text)]
-    wins = windows(text, duration_s, n_segments, scenes)
-    part = None if wins else part_only(text, duration_s, n_segments)  # "the beginning"
+    # an option naming only a part ("the beginning", "towards the end") is one of the parts
+    # the options split the video into, not the short edge a question's "at the end" is
+    part = part_only(text, duration_s, n_segments)
+    wins = [] if part else windows(text, duration_s, n_segments, scenes)
     return Option(
         letter=letter,
         text=text,

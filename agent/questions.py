@@ -72,6 +72,11 @@ _COUNT_OPS = {"more than": "gt", "over": "gt", "at least": "ge", "fewer than": "
               "less than": "lt", "at most": "le", "no more than": "le"}
 
 
+# "first" / "last" said of when one distortion shows up (not "the first half": a window)
+_FIRST_OR_LAST = re.compile(r"\b(?:first|earliest|initially|last|latest)\b"
+                            r"(?!\s+(?:half|third|quarter|minute|minutes|second|seconds|part|"
+                            r"section|segment|hour|few|\d))", re.I)
+
 def count_bound(text: str) -> tuple[str, float] | None:
     """("gt" | "ge" | "lt" | "le", N) when the text bounds how many events there are."""
     m = _COUNT_BOUND.search(text)
@@ -128,7 +133,14 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
             and not _CUE["yes_no_start"].match(low) and len({m.type for m in distortions(q)}) == 1:
         return "localization"  # "which freeze lasts the longest?": that one, and when
+    if _FIRST_OR_LAST.search(low) and _CUE["asks_time"].search(low) \
+            and not re.search(r"\b(?:which|or|before|after|than)\b", low) \
+            and len({m.type for m in distortions(q)}) == 1:
+        return "localization"  # "when does the noise appear first?": that one, and when
     opt_windows = [o for o in options if windows(o, 3600.0)]
+    if len(options) >= 2 and not has_dist and sum(
+            bool(distortions(o)) and o in opt_windows for o in options) >= 2:
+        return "classification"  # "which statement is true?" over claims of a type somewhere
     # Options that are all times ask "when", even when the question reads "which segment".
     if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \
             and not _CUE["ranking"].search(low):
@@ -346,6 +358,29 @@ def parse_question(
     return replace(q2, original=question, corrected=pairs)
 
 
+# An option that only points back at one of the question's own windows: "the first section"
+# of "the section from 0:40 to 1:10 or the section from 2:10 to 2:30", "the latter".
+_BACK_REFERENCE = re.compile(
+    r"^\s*(?:the\s+)?(first|second|third|former|latter|earlier|later)(?:\s+(?:one|section|"
+    r"part|segment|interval|window|period|stretch|passage|portion|clip|span|range))?"
+    r"(?:\s+one)?\s*[.!]?\s*$", re.I)
+_BACK_INDEX = {"first": 0, "former": 0, "earlier": 0, "second": 1, "latter": -1, "later": -1,
+               "third": 2}
+
+
+def _as_named(o: Option, wins: Sequence[Window]) -> Option:
+    """The option with the question's window it points back at, when it only does that and
+    the question names two or more windows."""
+    m = _BACK_REFERENCE.match(o.text)
+    if not m or len(wins) < 2:
+        return o
+    i = _BACK_INDEX[m.group(1).lower()]
+    if i >= len(wins):
+        return o
+    w = wins[i]
+    return replace(o, windows=[Window(w.start_s, w.end_s, o.text.strip())])
+
+
 def _parse(
     question: str,
     options: Sequence[str],
@@ -379,6 +414,7 @@ def _parse(
     wins = windows(text, duration_s, n_seg, scenes)
     if kind == "trend":  # "towards the end", "later on": where it goes, not a scope
         wins = [w for w in wins if not _DIRECTION_WORDS.search(w.label)]
+    opts = [_as_named(o, wins) for o in opts]
     return Question(
         text=text,
         kind=kind,

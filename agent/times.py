@@ -474,7 +474,9 @@ def unit_windows(text: str, duration: float) -> list[tuple[float, float]]:
 
 # An option that is only a part of the video ("the beginning", "the middle", "the end"): with
 # nothing else to go by, one of the video's thirds (or of its `n` equal parts).
-_PART_ONLY = re.compile(r"^\s*(?:the\s+)?(?:(beginning|start|opening|first\s+part)|(middle|centre|"
+_PART_ONLY = re.compile(r"^\s*(?:(?:at|in|near|towards?|during|around|by)\s+)?(?:the\s+)?"
+                        r"(?:(?:very|early|late)\s+)?"
+                        r"(?:(beginning|start|opening|first\s+part)|(middle|centre|"
                         r"center|middle\s+part)|(end|ending|final\s+part|last\s+part))"
                         r"(?:\s+of\s+the\s+(?:video|clip))?\s*[.!]?\s*$", re.I)
 

@@ -110,6 +110,27 @@ def by_length(text: str, evs: Sequence[Ev]) -> Ev | None:
     return pick(evs, key=lambda e: e["end_s"] - e["start_s"])
 
 
+# "when does it appear first?", "at what time do errors first show up?": the earliest event;
+# "when is it seen last?", "the latest": the last one (an ordinal noun, "the first freeze", is
+# a rank and a window word, "the first half", a window: both are read before this)
+_FIRST_TIME = re.compile(r"\b(?:first|earliest|initially|for the first time)\b", re.I)
+_LAST_TIME = re.compile(r"\b(?:(?:appears?|occurs?|happens?|shows? up|is seen|seen|comes?|"
+                        r"starts?|begins?)\s+(?:last|for the last time)|latest|"
+                        r"(?:the\s+)?last time)\b", re.I)
+
+
+def by_order(text: str, evs: Sequence[Ev]) -> tuple[Ev, str] | None:
+    """The one event an "appears first / last" question asks about and which end of the
+    video's order it is ("first", "last"); None when the text asks neither."""
+    if not evs:
+        return None
+    if _LAST_TIME.search(text):
+        return max(evs, key=lambda e: e["start_s"]), "last"
+    if _FIRST_TIME.search(text):
+        return min(evs, key=lambda e: e["start_s"]), "first"
+    return None
+
+
 def agree(name: str, singular: str, plural: str) -> str:
     """The verb form that agrees with a type's name ("frame drops occur", "noise occurs")."""
     head = re.sub(r"\s*\(.*\)\s*$", "", name).split()

@@ -54,6 +54,30 @@ def claims_less(text: str) -> bool:
     return bool(re.search(r"\b(less|better|milder|weaker|fewer|lighter|shorter)\b", text, re.I))
 
 
+# Words that make what follows them the reference of a comparison, not its subject:
+# "compared with the first half, is the second half noisier?" claims the second is worse.
+# (a window's own words may begin with the preposition: "compared | with the start")
+_REFERENCE_BEFORE = re.compile(r"\b(?:compared(?:\s+(?:with|to))?|"
+                               r"in\s+comparison(?:\s+(?:with|to))?|relative(?:\s+to)?|than|"
+                               r"versus|vs\.?|against|unlike)\s+"
+                               r"(?:(?:the|that|this|in|at|during)\s+){0,2}$", re.I)
+
+
+def reference_first(text: str, first_pos: int) -> bool:
+    """Whether the first-named of two things compared is the reference ("compared with the
+    first half, ...") and the claim is about the second."""
+    return bool(_REFERENCE_BEFORE.search(text[:max(0, first_pos)]))
+
+
+def _subject(q: Question, types: list[str]) -> str:
+    """Of two named types, the one a yes/no comparison claims something of: the first named,
+    unless that one is the reference ("compared with the blur, is the noise worse?")."""
+    first = min((m for m in q.types if m.type == types[0]), key=lambda m: m.pos, default=None)
+    if len(types) >= 2 and first is not None and reference_first(q.text, first.pos):
+        return types[1]
+    return types[0]
+
+
 def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The worst (or least) window or type, as the question sets them against each other."""
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
@@ -95,7 +119,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                        and abs(sp[1] - span[1]) < 0.6), None)
         if choice is None and len(q.windows) >= 2:  # yes/no about "A worse than B?"
             first_worse = order[0] == 0 if not q.least else order[0] != 0
-            holds = first_worse != claims_less(q.text)
+            holds = (first_worse != reference_first(q.text, q.windows[0].pos)) \
+                != claims_less(q.text)
             choice = yes_no(q, holds)
     name = what(q)
     same = len(wins) >= 2 and all(
@@ -288,7 +313,7 @@ def compare_types(q: Question, ev: Evidence,
     tie = types and top is not None and len(types) >= 2 and \
         abs(grade[types[0]] - grade[types[1]]) < 1e-6
     if types and choice is None:  # "is the blur worse than the noise?"
-        choice = yes_no(q, False if tie else (top == types[0]) != claims_less(q.text))
+        choice = yes_no(q, False if tie else (top == _subject(q, types)) != claims_less(q.text))
     if tie:
         return {"answer": f"Neither: the {TYPE_NAMES.get(types[0], types[0])} and the "
                           f"{TYPE_NAMES.get(types[1], types[1])} are equally severe "
@@ -312,7 +337,7 @@ def compare_types(q: Question, ev: Evidence,
                         f"{agree(n, 'its', 'their')} detector's own scale)." if s_ else
                         f" No {n} {agree(n, 'was', 'were')} detected." for n, s_, lv in rest)
         if not q.options and asks_whether(q.text):  # "is the noise heavier than the blur?"
-            holds = (top == types[0]) != claims_less(q.text)
+            holds = (top == _subject(q, types)) != claims_less(q.text)
             text = verdict(holds, text)
     level = [t for t in named if t != top and top and grade.get(t) == grade[top]]
     if level:  # as severe at its worst: say what decided
@@ -344,7 +369,10 @@ def compare_typed_windows(q: Question, ev: Evidence, ctx: RunContext,
     (sa, ca, *_, ea, la), (sb, cb, *_, eb, lb) = found
     # Level first (a probed one counts), then severity, then the signal score.
     first_worse = (la, sa, ca) > (lb, sb, cb)
-    choice = yes_no(q, first_worse != claims_less(q.text))
+    # the claim is of the second when the first is the reference ("compared with ... is ...")
+    claimed_worse = first_worse != reference_first(q.text, min(pairs[0][0].pos,
+                                                               pairs[0][1].pos))
+    choice = yes_no(q, claimed_worse != claims_less(q.text))
     text = "; ".join(f"{TYPE_NAMES.get(m.type, m.type)} {hms(w.start_s)}-{hms(w.end_s)}: "
                      f"{level_word(s, lv) + ', ' if es else ''}"
                      f"worst severity {s:.2f} (signal score {c:.2f})"

@@ -16,6 +16,7 @@ from agent.brains.local.common import (
     where,
 )
 from agent.brains.local.evidence import Evidence, found, touching
+from agent.brains.local.statements import is_statement_set, statements
 from agent.brains.local.totals import aggregate, type_sets
 from agent.brains.stretches import stretch_types, stretches
 from agent.context import RunContext
@@ -27,6 +28,8 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     """The type of the distortion in the window (or the video), named as the options do."""
     if type_sets(q):
         return aggregate(q, ev, ctx)
+    if is_statement_set(q):  # "which statement is true?"
+        return statements(q, ev, ctx)
     evs, _ = found(replace(q, types=[]), ev, ctx.duration_s)
     if not q.window:  # the whole video: what a viewer would name, not passing spikes
         evs = [s.primary for s in stretches(evs)] or evs

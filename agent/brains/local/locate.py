@@ -15,6 +15,7 @@ from agent.brains.local.claims import (
 from agent.brains.local.common import (
     agree,
     by_length,
+    by_order,
     by_type,
     ev_line,
     iou,
@@ -75,6 +76,10 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             missing = f"There are only {n} lasting {type_name(etype)} event(s). "
     one = by_length(q.text, groups)
     picked = ""
+    ordered = None if (q.ranks or q.windows or one) else by_order(q.text, groups)
+    if ordered:  # "when do the errors first appear?": the earliest alone
+        evs, weak = [ordered[0]], []
+        picked = f" It is the {ordered[1]} of {len(groups)}." if len(groups) > 1 else ""
     if one:  # "which freeze is the longest?": that one alone
         n_of = sum(g["type"] == one["type"] for g in groups)
         picked = (f" It lasts {one['end_s'] - one['start_s']:.1f} s, the "

@@ -1,0 +1,62 @@
+"""Options that are statements ("The video gets darker around 0:15-0:45", "The video is blurry
+at the end", "The video has no problems"): each judged on its own against the events."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.brains.local.common import ev_line, option_span, segments
+from agent.brains.local.evidence import Evidence
+from agent.brains.stretches import split_lasting
+from agent.context import RunContext
+from agent.questions import Option, Question
+
+# "Which statement is false?": the one the events bear out least.
+_FALSE = re.compile(r"\b(?:false|wrong|incorrect|untrue|not (?:true|correct|accurate))\b", re.I)
+
+
+def is_statement_set(q: Question) -> bool:
+    """Whether the options claim each a distortion somewhere (two or more of them with their
+    own time or part), while the question itself names neither."""
+    if q.types or q.windows:
+        return False
+    return sum(bool(o.types) and bool(o.windows) for o in q.options) >= 2
+
+
+def _truth(o: Option, lasting: list[dict[str, Any]], duration: float) -> float:
+    """How far the events bear the option out, 0..1: the share of its time its distortion
+    covers (anywhere in the video when it names no time); "no problems" holds when nothing
+    lasting was found."""
+    if o.none and not o.types:
+        return 0.0 if lasting else 1.0
+    accepts = {t for m in o.types for t in m.accepts}
+    mine = [e for e in lasting if e["type"] in accepts]
+    span = option_span(o, duration)
+    if not o.types or span is None:
+        return 1.0 if mine else 0.0
+    a, b = span
+    if b <= a:
+        return 0.0
+    covered = sum(max(0.0, min(b, e["end_s"]) - max(a, e["start_s"])) for e in mine)
+    return min(1.0, covered / (b - a))
+
+
+def statements(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """The option the events bear out best (least, when the question asks which is false)."""
+    lasting, _ = split_lasting(ev.all_events())
+    truth = {o.letter: _truth(o, lasting, ctx.duration_s) for o in q.options}
+    false = bool(_FALSE.search(q.text))
+    pick = (min if false else max)(q.options, key=lambda o: truth[o.letter])
+    ranked = sorted(q.options, key=lambda o: -truth[o.letter])
+    text = (f"Option {pick.letter} ({pick.text}) is the one the measurements "
+            f"{'bear out least' if false else 'bear out'}: "
+            + "; ".join(f"{o.letter} {truth[o.letter]:.0%}" for o in ranked)
+            + " of each claim's time covered by its distortion.")
+    accepts = {t for m in pick.types for t in m.accepts}
+    backing = [e for e in lasting if e["type"] in accepts]
+    if backing and not false:
+        text += " Found: " + "; ".join(ev_line(e) for e in backing[:3]) + "."
+    spread = max(truth.values()) - min(truth.values())
+    return {"answer": text, "choice": pick.letter, "segments": segments(backing),
+            "confidence": round(0.4 + 0.5 * spread, 2)}
