@@ -187,12 +187,26 @@ def scale_of(text: str) -> tuple[int, int] | None:
     return (int(m.group(1)) if m.group(1) else 0 if hi == 100 else 1), hi
 
 
-def on_scale(text: str, g: float) -> str:
+def number_scale(q: Question) -> tuple[int, int] | None:
+    """Options that are all plain numbers ("1" .. "5") make a scale from the least to the
+    most; None otherwise."""
+    nums = [o.numbers[0] for o in q.options if len(o.numbers) == 1
+            and o.level is None and o.grade is None and not o.durations]
+    if len(q.options) < 3 or len(nums) != len(q.options):
+        return None
+    return int(min(nums)), int(max(nums))
+
+
+def on_scale(text: str, g: float, scale: tuple[int, int] | None = None) -> str:
     """The grade (1 bad .. 5 excellent, the ACR scale) said on the scale the question asks
     for, if any: "4 on a 1-5 scale", "7.8 on a 1-10 scale"."""
-    lo, hi = scale_of(text) or (1, 5)
-    v = lo + (g - 1.0) / 4.0 * (hi - lo)
-    return f"{round(v, 1):g} on a {lo}-{hi} scale, {hi} excellent"
+    lo, hi = scale or scale_of(text) or (1, 5)
+    return f"{round(scaled(g, lo, hi), 1):g} on a {lo}-{hi} scale, {hi} excellent"
+
+
+def scaled(g: float, lo: float, hi: float) -> float:
+    """The grade (1 .. 5) on the scale lo .. hi."""
+    return lo + (g - 1.0) / 4.0 * (hi - lo)
 
 
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -207,17 +221,21 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         g < (GOOD_GRADE if poor.group(2) else POOR_GRADE)) if poor else bool(found)
     if clean_claim and _MOSTLY.search(q.text):  # "mostly clean": most of it unimpaired
         truth = total_s(found) < 0.5 * ctx.duration_s
+    numbered = (scale_of(q.text) or number_scale(q)) if number_scale(q) else None
     if q.options:
         if any(o.yes or o.no for o in q.options) and not any(
                 o.grade is not None for o in q.options):
             choice = yes_no(q, truth)
+        elif numbered:  # "rate it from 1 to 5" over options "1" .. "5"
+            choice = nearest(q.options, lambda o: o.numbers[0],
+                             scaled(min(max(g, 1.0), 5.0), *numbered))
         elif any(o.grade is not None for o in q.options):
             choice = nearest(q.options, lambda o: o.grade, g)
         elif any(o.level is not None for o in q.options):
             choice = nearest(q.options, lambda o: o.level, max(0.0, 5.0 - g) * 0.75)
     names = ["", "bad", "poor", "fair", "good", "excellent"]
     g = min(max(g, 1.0), 5.0)
-    text = f"Overall quality is {names[int(round(g))]} ({on_scale(q.text, g)}): {detail}."
+    text = f"Overall quality is {names[int(round(g))]} ({on_scale(q.text, g, numbered)}): {detail}."
     if (clean_claim or fair_claim or poor) and asks_whether(q.text):  # "would it pass QC?"
         worst = max(found, key=lambda s: s.severity) if found else None
         text = verdict(truth, (f"{len(found)} degraded stretch(es), the worst {worst.type} at "

@@ -31,6 +31,10 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     if is_statement_set(q):  # "which statement is true?"
         return statements(q, ev, ctx)
     evs, _ = found(replace(q, types=[]), ev, ctx.duration_s)
+    if _NOT_PRESENT.search(q.text) and sum(bool(o.types) for o in q.options) >= 2:
+        return _not_present(q, evs, where(q, ctx.duration_s))
+    if _LONGEST.search(q.text) and not q.window:  # "which lasts longer, the blur or ...?"
+        return dominant_factor(q, ev, ctx)
     if not q.window:  # the whole video: what a viewer would name, not passing spikes
         evs = [s.primary for s in stretches(evs)] or evs
     load = type_load(evs)
@@ -68,6 +72,25 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     if others:
         text += " Also present: " + ", ".join(TYPE_NAMES.get(t, t) for t in others) + "."
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
+
+
+# "Which of these does NOT appear?", "which is absent / missing?": the option not found.
+_NOT_PRESENT = re.compile(r"\b(?:not|never|absent|missing|except)\b|n't\b", re.I)
+
+
+def _not_present(q: Question, evs: list[dict[str, Any]], span: str) -> dict[str, Any]:
+    """The option naming a distortion that was not found (of several, the first)."""
+    present = {e["type"] for e in evs}
+    absent = [o for o in q.options if o.types and not any(
+        t in present for m in o.types for t in m.accepts)]
+    names = ", ".join(sorted(TYPE_NAMES.get(t, t) for t in present)) or "nothing"
+    if not absent:
+        return {"answer": f"Every distortion the options name was found {span} ({names}).",
+                "choice": none_option(q), "confidence": 0.3}
+    pick = absent[0]
+    return {"answer": f"{pick.text} was not found {span}; found there: {names}.",
+            "choice": pick.letter, "segments": segments(evs),
+            "confidence": 0.8 if len(absent) == 1 else 0.4}
 
 
 # "Which one lasts longest / takes up most of the time?": plain time, not severity-weighted.

@@ -78,7 +78,8 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
             if choice_:
                 return {"answer": text, "choice": choice_, "segments": segments(tl.events),
                         "confidence": 0.7}
-    elif len(ts) == 1 and (between := between_nth_text(q.text, ts[0], tl)):
+    elif len(ts) == 1 and (between := between_nth_text(q.text, ts[0], tl)
+                           or until_next_text(q.text, ts[0], tl)):
         text = between[0] + " " + text
         if q.options and between[1] is not None and any(o.durations for o in q.options):
             return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
@@ -205,6 +206,31 @@ def between_nth_text(text: str, etype: str, tl: Timeline) -> tuple[str, float | 
     return (f"From the end of the {m.group(1)} {name} ({hms(a1)}) to the start of the "
             f"{m.group(2)} ({hms(b0)}): {hms(b0 - a1)} ({hms(b0 - a0)} from start to start).",
             b0 - a1)
+
+
+# "After the blur ends, how long until the next problem?": from its end to the next start.
+_UNTIL_NEXT = re.compile(r"\b(?:how long|how much time|how many seconds|time)\b.{0,80}"
+                         r"\bnext\b|\bnext\b.{0,40}\b(?:how long|how soon)\b", re.I)
+
+
+def until_next_text(text: str, etype: str, tl: Timeline) -> tuple[str, float | None] | None:
+    """"How long after the blur ends does the next problem start?": the time from the end of
+    the type's first stretch to the start of the next one of any type (None if none)."""
+    if not _UNTIL_NEXT.search(text):
+        return None
+    spans = sorted(tl.spans(etype))
+    name = type_name(etype)
+    if not spans:
+        return f"No {name} was found, so nothing comes after it.", None
+    a0, a1 = spans[0]
+    later = sorted((s.start_s, s.type) for s in tl.stretches if s.start_s >= a1 - 0.5
+                   and abs(s.start_s - a0) > 0.5)
+    if not later:
+        return f"Nothing follows the {name} that ends at {hms(a1)}.", None
+    b0, btype = later[0]
+    gap = max(0.0, b0 - a1)
+    return (f"The {name} ends at {hms(a1)}; the next problem, {type_name(btype)}, starts at "
+            f"{hms(b0)}: {gap:.1f} s later.", gap)
 
 
 def instant_text(text: str, etype: str, tl: Timeline, t: float) -> tuple[str, str | None]:

@@ -16,7 +16,7 @@ from agent.brains.local.common import (
     what,
     where,
 )
-from agent.brains.local.course import scale_of
+from agent.brains.local.course import number_scale, scale_of
 from agent.brains.local.evidence import Evidence, found, in_window
 from agent.brains.local.levels import events_level, level_word, probed_level
 from agent.brains.local.totals import aggregate
@@ -53,7 +53,7 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         choice = nearest(q.options, lambda o: o.level, level)
     elif any(o.grade is not None for o in q.options):
         choice = nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
-    scale = scale_of(q.text) or _number_scale(q)
+    scale = scale_of(q.text) or number_scale(q)
     rated = 0.0
     if scale:  # "rate the noise from 1 to 5": its level on that scale, the top the worst
         rated = scale[0] + min(level, 3.0) / 3.0 * (scale[1] - scale[0])
@@ -87,13 +87,3 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text += (f" On a {scale[0]}-{scale[1]} scale ({scale[0]} none, {scale[1]} the most "
                  f"severe): {round(rated, 1):g}.")
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
-
-
-def _number_scale(q: Question) -> tuple[int, int] | None:
-    """Options that are all plain numbers ("1" .. "5") make a scale from the least to the
-    most; None otherwise."""
-    nums = [o.numbers[0] for o in q.options if len(o.numbers) == 1
-            and o.level is None and o.grade is None and not o.durations]
-    if len(q.options) < 3 or len(nums) != len(q.options):
-        return None
-    return int(min(nums)), int(max(nums))

@@ -41,6 +41,11 @@ def best_set(options: Sequence[Option], present: set[str]) -> str | None:
     return best
 
 
+# "What percentage / share / fraction of the video ...?", "how much of the clip ...?"
+_SHARE_ASKED = re.compile(r"\b(?:percent\w*|share|fraction|proportion|portion|ratio)\b|"
+                          r"\bhow much of\b|%", re.I)
+
+
 def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Totals over the distinct degraded stretches: their time, their number, their types."""
     evs = ev.all_events()
@@ -59,6 +64,12 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             o.numbers for o in q.options):
         target = float(len(types) if asks_types else n)
         choice = nearest(q.options, lambda o: o.numbers[0] if o.numbers else None, target)
+    elif q.options and _SHARE_ASKED.search(q.text) and ctx.duration_s > 0 and all(
+            o.numbers for o in q.options):  # "what percentage of the video is degraded?"
+        as_percent = any("%" in o.text or "percent" in o.text.lower() for o in q.options) \
+            or max(o.numbers[0] for o in q.options) > 1.0
+        share = total / ctx.duration_s * (100.0 if as_percent else 1.0)
+        choice = nearest(q.options, lambda o: o.numbers[0], share)
     elif type_sets(q):
         choice = best_set(q.options, set(types))
     elif q.options:

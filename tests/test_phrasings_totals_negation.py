@@ -1,0 +1,63 @@
+"""Benchmark-style questions a second probe on the ffmpeg track found misread (session 24): a
+1-5 rating over options "1".."5", "which does NOT appear?", "what percentage of the video is
+degraded?", "which lasts longer, A or B?" and "how long until the next problem?"."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from tools.model import Event
+
+
+def _blur_then_bright():
+    return make_index(180.0, [Event("blur", 43.5, 68.0, 0.84, 5.0, "softness", {}),
+                              Event("exposure", 112.4, 133.4, 0.4, 2.0, "too bright", {})])
+
+
+def test_a_rating_over_number_options_picks_the_grade_said(tmp_path):
+    ans = ask(_blur_then_bright(), "On a scale of 1-5, how would you rate the overall visual "
+              "quality?", ("1", "2", "3", "4", "5"), tmp_path)
+    said = ans.answer.split(" on a 1-5 scale")[0].split("(")[-1]
+    assert ans.choice == "ABCDE"[int(round(float(said))) - 1], ans.answer
+    assert "is a guess" not in ans.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Which of the following distortions does NOT appear in the video?",
+    "Which distortion is absent from this clip?",
+    "Which of these problems doesn't occur?",
+])
+def test_which_does_not_appear_picks_the_type_not_found(tmp_path, question):
+    ans = ask(_blur_then_bright(), question, ("Blur", "Overexposure", "Noise"), tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What percentage of the video is degraded?",
+    "Roughly what share of the video has quality issues?",
+    "How much of the clip shows problems?",
+])
+def test_the_share_degraded_picks_the_nearest_percentage(tmp_path, question):
+    ans = ask(_blur_then_bright(), question, ("About 10%", "About 25%", "About 50%",
+                                              "About 75%"), tmp_path)
+    assert ans.choice == "B", ans.answer  # 45.5 s of 180 s
+
+
+def test_which_lasts_longer_compares_plain_time(tmp_path):
+    idx = make_index(180.0, [Event("blur", 40.0, 50.0, 0.9, 5.0, "softness", {}),
+                             Event("exposure", 100.0, 130.0, 0.35, 2.0, "too bright", {})])
+    ans = ask(idx, "Which distortion lasts longer, the blur or the overexposure?",
+              ("The blur", "The overexposure"), tmp_path)
+    assert ans.choice == "B", ans.answer  # the milder one, three times as long
+
+
+@pytest.mark.parametrize("question", [
+    "After the blur ends, how long until the next problem starts?",
+    "How long after the blur ends does the next problem begin?",
+])
+def test_how_long_until_the_next_problem(tmp_path, question):
+    ans = ask(_blur_then_bright(), question, ("About 10 s", "About 45 s", "About 90 s"),
+              tmp_path)
+    assert ans.choice == "B" and "44.4 s later" in ans.answer, ans.answer
