@@ -61,3 +61,14 @@ def test_how_long_until_the_next_problem(tmp_path, question):
     ans = ask(_blur_then_bright(), question, ("About 10 s", "About 45 s", "About 90 s"),
               tmp_path)
     assert ans.choice == "B" and "44.4 s later" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize(("question", "options"), [
+    ("Welche Störung tritt NICHT auf?", ("Unschärfe", "Überbelichtung", "Rauschen")),
+    ("Quelle dégradation n'apparaît pas dans la vidéo ?", ("Flou", "Surexposition", "Bruit")),
+    ("¿Qué distorsión NO aparece en el vídeo?", ("Desenfoque", "Sobreexposición", "Ruido")),
+    ("视频中没有出现哪种失真？", ("模糊", "过曝", "噪声")),
+])
+def test_which_does_not_appear_in_other_languages(tmp_path, question, options):
+    ans = ask(_blur_then_bright(), question, options, tmp_path)
+    assert ans.choice == "C" and "(" + options[2] + ": noise)" in ans.answer, ans.answer

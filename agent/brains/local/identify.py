@@ -88,7 +88,9 @@ def _not_present(q: Question, evs: list[dict[str, Any]], span: str) -> dict[str,
         return {"answer": f"Every distortion the options name was found {span} ({names}).",
                 "choice": none_option(q), "confidence": 0.3}
     pick = absent[0]
-    return {"answer": f"{pick.text} was not found {span}; found there: {names}.",
+    kind = TYPE_NAMES.get(pick.types[0].type, pick.types[0].type)
+    return {"answer": f"Option {pick.letter} ({pick.text}: {kind}) was not found {span}; "
+                      f"found there: {names}.",
             "choice": pick.letter, "segments": segments(evs),
             "confidence": 0.8 if len(absent) == 1 else 0.4}
 
