@@ -72,3 +72,22 @@ def test_how_long_until_the_next_problem(tmp_path, question):
 def test_which_does_not_appear_in_other_languages(tmp_path, question, options):
     ans = ask(_blur_then_bright(), question, options, tmp_path)
     assert ans.choice == "C" and "(" + options[2] + ": noise)" in ans.answer, ans.answer
+
+
+def _far_apart():
+    return make_index(180.0, [Event("exposure", 44.5, 72.5, 0.34, 2.0, "low contrast", {}),
+                              Event("flicker", 149.2, 162.0, 0.95, 6.0,
+                                    "brightness oscillation", {})])
+
+
+def test_close_together_or_far_apart(tmp_path):
+    question = "Do the two distortions occur close together or far apart?"
+    ans = ask(_far_apart(), question, ("Close together", "Far apart", "They overlap"),
+              tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_acceptable_over_all_segments_is_the_overall_grade(tmp_path):
+    ans = ask(_far_apart(), "Considering all segments, is the video acceptable for viewing?",
+              ("Yes", "No"), tmp_path)
+    assert ans.choice == "A" and "Overall quality is" in ans.answer, ans.answer

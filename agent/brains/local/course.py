@@ -209,6 +209,14 @@ def scaled(g: float, lo: float, hi: float) -> float:
     return lo + (g - 1.0) / 4.0 * (hi - lo)
 
 
+def judges_quality(q: Question) -> bool:
+    """Whether a yes/no question claims a grade of the whole ("is it acceptable / clean /
+    poor?"): the overall grade answers it, whatever the kind its wording reads as."""
+    return bool(q.options) and all(o.yes or o.no for o in q.options) and bool(
+        _CLEAN_CLAIM.search(q.text) or _FAIR_CLAIM.search(q.text)
+        or _POOR_CLAIM.search(q.text))
+
+
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The overall grade, from the level-weighted share of the viewing impaired."""
     found = stretches(ev.all_events())

@@ -322,8 +322,11 @@ def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | 
     if re.search(r"\b(cluster\w*|close together|concentrated|grouped|bunched|burst)\b", low):
         return n >= 2 and spread < CLUSTERED_SHARE
     if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
-                 r"independent\w*)\b", low):
+                 r"independent\w*|far apart|far from each other|(?:widely|well) separated)\b",
+                 low):
         return n >= 2 and spread >= SPREAD_SHARE
+    if re.search(r"\b(overlap\w*|at the same time|simultaneous\w*|coincid\w*)\b", low):
+        return any(len({e["type"] for e in s.events}) >= 2 for s in found)
     if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
         if len(between) < 2:
             return False

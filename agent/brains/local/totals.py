@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agent.brains.local.common import nearest, segments, timeline_text
+from agent.brains.local.course import judges_quality, overall
 from agent.brains.local.evidence import Evidence, in_window, same_defect_types
 from agent.brains.local.explain import generic
 from agent.brains.stretches import stretch_types, stretches, total_s
@@ -72,6 +73,8 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         choice = nearest(q.options, lambda o: o.numbers[0], share)
     elif type_sets(q):
         choice = best_set(q.options, set(types))
+    elif judges_quality(q) and not q.type:  # "considering all of it, is it acceptable?"
+        return overall(q, ev, ctx)
     elif q.options:
         return generic(q, ev, ctx)
     kinds = ", ".join(TYPE_NAMES.get(t, t) for t in sorted(types, key=types.get,
