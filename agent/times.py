@@ -144,6 +144,23 @@ def segment_count(text: str) -> int | None:
     return None
 
 
+_SPELT = "|".join(sorted((w for w, v in _NUM_WORDS.items() if v >= 1 and " " not in w
+                          and len(w) >= len(str(int(v)))), key=len, reverse=True))
+_SPELT_RANGE = re.compile(rf"\b(between|from)(\s+)({_SPELT}|\d+)(\s+(?:and|to)\s+)({_SPELT}|\d+)"
+                          r"(\s+(?:minutes?|mins?|seconds?|secs?)\b)", re.I)
+
+
+def _digits_in_ranges(text: str) -> str:
+    """"between one and two minutes" with its numbers as digits, padded to the words' length
+    (positions in the text stay where they were)."""
+    def digits(word: str) -> str:
+        v = _NUM_WORDS.get(word.lower())
+        return word if v is None else str(int(v)).ljust(len(word))
+
+    return _SPELT_RANGE.sub(lambda m: m.group(1) + m.group(2) + digits(m.group(3)) + m.group(4)
+                            + digits(m.group(5)) + m.group(6), text)
+
+
 def windows(
     text: str,
     duration_s: float,
@@ -157,6 +174,7 @@ def windows(
     ((start, end) pairs) resolve "scene 2".
     """
     d = float(duration_s)
+    text = _digits_in_ranges(text)
     found: list[Window] = []
     taken: list[tuple[int, int]] = []
 
@@ -166,7 +184,7 @@ def windows(
     def add(m: re.Match, a: float, b: float, label: str, point: bool = False) -> None:
         taken.append((m.start(), m.end()))
         lo, hi = _clamp(a, b, d)
-        found.append(Window(lo, hi, label, point, m.start()))
+        found.append(Window(lo, hi, re.sub(r"\s{2,}", " ", label), point, m.start()))
 
     # 0. "which 30 seconds ...?" ranks the video's parts of that length: no time named
     taken += [(m.start(), m.end()) for m in _WHICH_UNIT.finditer(text)]

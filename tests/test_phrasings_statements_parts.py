@@ -140,3 +140,18 @@ def test_the_worse_of_two_named_sections_is_chosen_by_its_place(tmp_path):
                 "1:10?")
     ans = ask(idx, question, ("The first section", "The second section"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize(("question", "span"), [
+    ("Is there any blur between one and two minutes?", (60.0, 120.0)),
+    ("Is it noisy from thirty to ninety seconds?", (30.0, 90.0)),
+    ("Is there flicker between 1 and 2 minutes?", (60.0, 120.0)),
+])
+def test_spelt_numbers_in_a_range(question, span):
+    q = parse_question(question, ("Yes", "No"), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [span]
+    assert "  " not in q.windows[0].label
+
+
+def test_whens_is_when():
+    assert parse_question("whens the blurry bit?", (), 180.0).kind == "localization"
