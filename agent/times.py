@@ -150,6 +150,9 @@ _SPELT_RANGE = re.compile(rf"\b(between|from)(\s+)({_SPELT}|\d+)(\s+(?:and|to)\s
                           r"(\s+(?:minutes?|mins?|seconds?|secs?)\b)", re.I)
 
 
+_BRACKETED = re.compile(rf"[\[(]\s*({_TIME}|{_NUM})\s*s?\s*[,;]\s*({_TIME}|{_NUM})\s*s?\s*[\])]")
+
+
 def _digits_in_ranges(text: str) -> str:
     """"between one and two minutes" with its numbers as digits, padded to the words' length
     (positions in the text stay where they were)."""
@@ -189,7 +192,17 @@ def windows(
     # 0. "which 30 seconds ...?" ranks the video's parts of that length: no time named
     taken += [(m.start(), m.end()) for m in _WHICH_UNIT.finditer(text)]
 
-    # 1. explicit ranges: "between X and Y", "from X to Y", "X-Y", "X to Y seconds"
+    # 1. explicit ranges: "between X and Y", "from X to Y", "X-Y", "X to Y seconds"; an
+    # interval in brackets, "[30, 60]" or "(0:30, 1:00)", is one too (bare numbers: seconds)
+    for m in _BRACKETED.finditer(text):
+        a, b = (parse_time(x) if not re.fullmatch(_NUM, x) else float(x)
+                for x in (m.group(1), m.group(2)))
+        bare = all(re.fullmatch(_NUM, x) for x in (m.group(1), m.group(2))) \
+            and "s" not in m.group(0)
+        if m.group(0).startswith("(") and bare:
+            continue  # "(1, 2)" is a pair of numbers; "[30, 60]" an interval's notation
+        if a is not None and b is not None and b > a and free(m):
+            add(m, a, b, m.group(0))
     rng = re.compile(
         rf"(?:between\s+|from\s+)?({_TIME}|{_NUM})\s*(?:-|–|—|~|to|and|until|till|through)\s*"
         rf"({_TIME}|{_NUM})(\s*(?:seconds?|secs?|s|minutes?|mins?)\b)?",

@@ -155,3 +155,16 @@ def test_spelt_numbers_in_a_range(question, span):
 
 def test_whens_is_when():
     assert parse_question("whens the blurry bit?", (), 180.0).kind == "localization"
+
+
+@pytest.mark.parametrize(("option", "span"), [
+    ("[30, 60]", (30.0, 60.0)), ("[43.5, 68.0]", (43.5, 68.0)), ("(0:30, 1:00)", (30.0, 60.0)),
+    ("[30s, 60s]", (30.0, 60.0)),
+])
+def test_interval_notation_in_options(option, span):
+    q = parse_question("When does the blur occur?", (option, "[150, 170]"), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.options[0].windows] == [span]
+
+
+def test_a_pair_of_numbers_in_parentheses_is_no_interval():
+    assert parse_question("Rate the blur, options (1, 2)", (), 180.0).windows == []
