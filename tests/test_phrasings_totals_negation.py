@@ -8,6 +8,7 @@ import pytest
 from test_local_brain import ask
 from test_toolbox import make_index
 
+from agent.questions import parse_question
 from tools.model import Event
 
 
@@ -91,3 +92,21 @@ def test_acceptable_over_all_segments_is_the_overall_grade(tmp_path):
     ans = ask(_far_apart(), "Considering all segments, is the video acceptable for viewing?",
               ("Yes", "No"), tmp_path)
     assert ans.choice == "A" and "Overall quality is" in ans.answer, ans.answer
+
+
+def test_the_effective_frame_rate_picks_the_nearest_fps(tmp_path):
+    idx = make_index(180.0, [Event("frame_drop", 102.7, 129.5, 0.67, 4.0, "frame-rate drop",
+                                   {"hold_frames": 3, "effective_fps": 8.0})])
+    ans = ask(idx, "What is the effective frame rate during the choppy part?",
+              ("About 4 fps", "About 8 fps", "About 25 fps"), tmp_path)
+    assert ans.choice == "B" and "about 8 frames per second" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize(("options", "levels"), [
+    (("A little", "Most of it", "All of it"), [1.0, 3.0, 3.6]),
+    (("A bit", "Quite a lot", "Entirely"), [1.0, 2.5, 3.6]),
+    (("All of them", "None"), [None, 0.0]),
+])
+def test_amount_words_are_levels(options, levels):
+    q = parse_question("How much colour is lost between 0:37 and 0:52?", options, 180.0)
+    assert [o.level for o in q.options] == levels

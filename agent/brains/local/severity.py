@@ -24,6 +24,8 @@ from agent.context import RunContext
 from agent.questions import Question
 from tools.timeline import span_union_s
 
+_FPS = re.compile(r"\b(?:fps|frames? (?:per|a) second|frame ?rate)\b|\d\s*fps\b", re.I)
+
 
 def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The named distortion's level (mild / moderate / severe), duration or grade."""
@@ -46,6 +48,15 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if one:  # "how long is the longest freeze?": that one, not the sum
         evs, total = [one], one["end_s"] - one["start_s"]
     choice, conf = None, 0.55
+    fps = [float(e["evidence"]["effective_fps"]) for e in evs
+           if (e.get("evidence") or {}).get("effective_fps")]
+    if fps and q.options and all(o.numbers for o in q.options) and any(
+            _FPS.search(o.text) for o in q.options):  # "about 6 / 12 / 25 fps"
+        rate = min(fps)
+        choice = nearest(q.options, lambda o: o.numbers[0], rate)
+        text = (f"The {name} run at about {rate:g} frames per second at their worst: "
+                + "; ".join(ev_line(e) for e in evs[:3]) + ".")
+        return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": 0.7}
     if re.search(r"\bhow long|duration|length|last\b", low) and any(o.durations
                                                                     for o in q.options):
         choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
