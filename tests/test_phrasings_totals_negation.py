@@ -110,3 +110,27 @@ def test_the_effective_frame_rate_picks_the_nearest_fps(tmp_path):
 def test_amount_words_are_levels(options, levels):
     q = parse_question("How much colour is lost between 0:37 and 0:52?", options, 180.0)
     assert [o.level for o in q.options] == levels
+
+
+def _blocks_then_noise():
+    return make_index(180.0, [Event("compression", 37.0, 57.0, 0.64, 4.0, "blocking", {}),
+                              Event("noise", 119.5, 135.5, 0.35, 2.0, "grain", {})])
+
+
+@pytest.mark.parametrize(("question", "options", "choice"), [
+    ("块效应比噪声更严重吗？", ("是", "否"), "A"),
+    ("噪声比块效应更严重吗？", ("是", "否"), "B"),
+    ("视频的整体质量如何？", ("很好", "好", "一般", "差"), "B"),
+    ("Welcher Abschnitt ist stärker gestört: 0:37-0:57 oder 1:59-2:15?",
+     ("0:37-0:57", "1:59-2:15"), "A"),
+])
+def test_chinese_and_german_comparisons(tmp_path, question, options, choice):
+    q = parse_question(question, options, 180.0)
+    assert q.unknown == [], q.unknown
+    ans = ask(_blocks_then_noise(), question, options, tmp_path)
+    assert ans.choice == choice, ans.answer
+
+
+def test_a_proportion_in_chinese_is_no_comparison():
+    q = parse_question("视频中噪声所占的比例是多少？", ("10%", "25%", "50%"), 180.0)
+    assert (q.kind, q.type) == ("cumulative_effect", "noise")
