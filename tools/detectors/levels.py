@@ -32,8 +32,11 @@ def floor_key(signal: str) -> str:
 
 
 # Offsets before the log scale for levels that reach 0 (as the spatial specs use them).
+# Grey levels added to the macroblock kinks before the log: they read below zero where grain
+# hides the grid (a grainy broadcast: -0.36), above it on every clean encode seen.
+KINK_OFFSET = 1.0
 OFFSETS: dict[str, float] = {"black": 10.0, "noise": 0.3, "saturation": 20.0, "halo": 2.0,
-                             "sharpness": 1.0, "impulse": 0.001}
+                             "sharpness": 1.0, "impulse": 0.001, "mb": KINK_OFFSET}
 
 
 # A spec's clean floor (SpatialSpec.floor): the level a clean video's spatial samples pass
