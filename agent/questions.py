@@ -368,14 +368,18 @@ _BACK_INDEX = {"first": 0, "former": 0, "earlier": 0, "second": 1, "latter": -1,
                "third": 2}
 
 
+def back_reference(text: str) -> int | None:
+    """The index an option that only points back names ("the first one": 0, "the latter":
+    -1), else None."""
+    m = _BACK_REFERENCE.match(text)
+    return _BACK_INDEX[m.group(1).lower()] if m else None
+
+
 def _as_named(o: Option, wins: Sequence[Window]) -> Option:
     """The option with the question's window it points back at, when it only does that and
     the question names two or more windows."""
-    m = _BACK_REFERENCE.match(o.text)
-    if not m or len(wins) < 2:
-        return o
-    i = _BACK_INDEX[m.group(1).lower()]
-    if i >= len(wins):
+    i = back_reference(o.text)
+    if i is None or len(wins) < 2 or i >= len(wins):
         return o
     w = wins[i]
     return replace(o, windows=[Window(w.start_s, w.end_s, o.text.strip())])
@@ -438,7 +442,8 @@ def _parse(
 
 __all__ = [
     "GRADE_WORDS", "KINDS", "LEVEL_WORDS", "POINT_HALF_WIDTH_S", "TREND_WORDS", "TYPE_NAMES",
-    "Mention", "Option", "Question", "Window", "distortion_type", "distortions", "durations",
+    "Mention", "Option", "Question", "Window", "back_reference", "distortion_type",
+    "distortions", "durations",
     "growth_claim", "grows", "letters", "mentions_generic", "numbers", "parse_option",
     "parse_question", "parse_time", "question_kind", "rank_event", "segment_count",
     "trend_claim", "type_name", "unrecognised", "windows",

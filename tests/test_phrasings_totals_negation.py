@@ -134,3 +134,26 @@ def test_chinese_and_german_comparisons(tmp_path, question, options, choice):
 def test_a_proportion_in_chinese_is_no_comparison():
     q = parse_question("视频中噪声所占的比例是多少？", ("10%", "25%", "50%"), 180.0)
     assert (q.kind, q.type) == ("cumulative_effect", "noise")
+
+
+def _blocks_then_heavier_noise():
+    return make_index(180.0, [Event("compression", 48.5, 74.0, 0.45, 4.0, "blocking", {}),
+                              Event("noise", 99.0, 133.5, 0.9, 6.0, "grain", {})])
+
+
+@pytest.mark.parametrize(("question", "choice"), [
+    ("Which of the two degraded segments is worse?", "B"),
+    ("Which of the two problems is milder?", "A"),
+])
+def test_the_first_or_second_of_the_stretches_found(tmp_path, question, choice):
+    ans = ask(_blocks_then_heavier_noise(), question, ("The first one", "The second one"),
+              tmp_path)
+    assert ans.choice == choice, ans.answer
+
+
+def test_how_many_seconds_separate_the_two_problems(tmp_path):
+    question = "How many seconds separate the two problems?"
+    assert parse_question(question, (), 180.0).kind == "temporal_relation"
+    ans = ask(_blocks_then_heavier_noise(), question,
+              ("About 10 s", "About 25 s", "About 60 s"), tmp_path)
+    assert ans.choice == "B" and "00:00:25.0 apart" in ans.answer, ans.answer

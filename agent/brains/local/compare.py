@@ -23,10 +23,11 @@ from agent.brains.local.evidence import Evidence, found, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
 from agent.brains.local.locate import free_answer
+from agent.brains.local.statements import compare_found
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
-from agent.questions import Mention, Question, Window, rank_event
+from agent.questions import Mention, Question, Window, back_reference, rank_event
 from agent.timefmt import hms
 from agent.times import unit_length, unit_windows
 
@@ -89,6 +90,9 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_typed_windows(q, ev, ctx, pairs)
     if len(q.ranks) == 2:  # "is the first freeze shorter than the last?"
         return compare_ranked(q, ev, ctx)
+    if not q.windows and q.options and all(back_reference(o.text) is not None
+                                           for o in q.options):
+        return compare_found(q, ev, q.least or claims_less(q.text))  # "... the first one"
     named = list(dict.fromkeys(m.type for m in q.types))
     if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
         return compare_durations(q, ev, named[:2])

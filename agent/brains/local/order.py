@@ -85,8 +85,13 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
             return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
                     "choice": nearest(q.options, lambda o: o.durations[0] if o.durations
                                       else None, between[1])}
-    elif not ts and not q.options and tl.stretches:  # no type named: the stretches' own order
-        text = unnamed_text(q.text, tl.stretches, ctx.duration_s) + text
+    elif not ts and tl.stretches and (not q.options or _GAP.search(q.text)):
+        text = unnamed_text(q.text, tl.stretches, ctx.duration_s) + text  # their own order
+        first_gap = gaps(tl.stretches)[:1]
+        if first_gap and _GAP.search(q.text) and any(o.durations for o in q.options):
+            return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
+                    "choice": nearest(q.options, lambda o: o.durations[0] if o.durations
+                                      else None, first_gap[0])}
     choice, conf = None, 0.5
     if q.options:
         if all(o.types for o in q.options) and _ENDS.search(q.text):
@@ -130,7 +135,7 @@ def unnamed_text(text: str, found: Sequence[Stretch], duration: float) -> str:
     """For questions naming no type: the first (last) degraded stretch, or the gaps between
     consecutive ones ("how far apart are the two problems?"); "" when it asks neither."""
     evs = sorted((st.to_event() for st in found), key=lambda e: e["start_s"])
-    if re.search(r"\b(apart|gaps?|between)\b", text, re.I) and len(evs) >= 2:
+    if _GAP.search(text) and len(evs) >= 2:
         def gap(a: dict[str, Any], b: dict[str, Any]) -> str:
             na, nb = type_name(a["type"]), type_name(b["type"])
             return (f"the {na} {agree(na, 'ends', 'end')} at {hms(a['end_s'])}, the {nb} "
@@ -150,6 +155,9 @@ def unnamed_text(text: str, found: Sequence[Stretch], duration: float) -> str:
             + f", from {hms(e['start_s'])} to {hms(e['end_s'])}. ")
 
 
+# "How far apart are the two problems?", "how many seconds separate them?"
+_GAP = re.compile(r"\b(apart|gaps?|between|separates|separated|separating)\b|"
+                  r"\b(?:seconds?|minutes?|time|long|what)\s+separate\b", re.I)
 _SPREAD = re.compile(r"\b(cluster\w*|evenly|spread|distributed|scattered|bunched|grouped|"
                      r"concentrated|periodic\w*|regular\w*)\b", re.I)
 

@@ -1,16 +1,19 @@
-"""Options that are statements ("The video gets darker around 0:15-0:45", "The video is blurry
-at the end", "The video has no problems"): each judged on its own against the events."""
+"""Options judged one by one against what was found: statements ("The video gets darker
+around 0:15-0:45", "The video has no problems"), and "the first one / the second one" of the
+degraded stretches."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from agent.brains.local.common import ev_line, option_span, segments
+from agent.brains.local.common import ev_line, option_span, segments, spans_text
 from agent.brains.local.evidence import Evidence
-from agent.brains.stretches import split_lasting
+from agent.brains.local.levels import events_level, level_word
+from agent.brains.stretches import Stretch, split_lasting, stretches
 from agent.context import RunContext
-from agent.questions import Option, Question
+from agent.questions import Option, Question, back_reference, type_name
+from agent.timefmt import hms
 
 # "Which statement is false?": the one the events bear out least.
 _FALSE = re.compile(r"\b(?:false|wrong|incorrect|untrue|not (?:true|correct|accurate))\b", re.I)
@@ -60,3 +63,25 @@ def statements(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     spread = max(truth.values()) - min(truth.values())
     return {"answer": text, "choice": pick.letter, "segments": segments(backing),
             "confidence": round(0.4 + 0.5 * spread, 2)}
+
+
+def compare_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any]:
+    """Options pointing back at the degraded stretches in their order ("the first one", "the
+    second one"): the worse (or milder) of the stretches they name, by level then severity."""
+    found = sorted(stretches(ev.all_events()), key=lambda s: s.start_s)
+    named = {o.letter: found[i] for o in q.options
+             if (i := back_reference(o.text)) is not None and -len(found) <= i < len(found)}
+    if len(named) < 2:
+        return {"answer": f"Only {len(found)} degraded stretch(es) were found: "
+                          + spans_text([s.to_event() for s in found]) + ".",
+                "choice": None, "segments": segments([s.to_event() for s in found]),
+                "confidence": 0.3}
+    def weight(s: Stretch) -> tuple[float, float]:
+        return (events_level(s.events), s.severity)
+    pick = (min if milder else max)(named, key=lambda k: weight(named[k]))
+    text = "; ".join(f"{k}: {type_name(s.type)} {hms(s.start_s)}-{hms(s.end_s)}, "
+                     f"{level_word(s.severity, events_level(s.events))} (severity "
+                     f"{s.severity:.2f})" for k, s in sorted(named.items()))
+    return {"answer": f"Option {pick} names the {'milder' if milder else 'worse'} stretch. "
+                      + text + ".", "choice": pick,
+            "segments": segments([named[pick].to_event()]), "confidence": 0.6}
