@@ -153,6 +153,24 @@ _SPELT_RANGE = re.compile(rf"\b(between|from)(\s+)({_SPELT}|\d+)(\s+(?:and|to)\s
 _BRACKETED = re.compile(rf"[\[(]\s*({_TIME}|{_NUM})\s*s?\s*[,;]\s*({_TIME}|{_NUM})\s*s?\s*[\])]")
 
 
+_ORD_WORD = r"first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th"
+_ORD_UNIT = re.compile(rf"\b(?:{_ORD_WORD})\s+(minute|half|third|quarter|segment|part|section|"
+                       r"hour)\b", re.I)
+_ORD_BARE = re.compile(rf"\b((?:than|or|and|versus|vs\.?|with|to)\s+the\s+(?:{_ORD_WORD}))\b"
+                       r"(?!\s+(?:minute|half|third|quarter|segment|part|section|hour|one|time)s?"
+                       r"\b)", re.I)
+
+
+def _elliptic_units(text: str) -> str:
+    """"Is the second minute cleaner than the first?" with the unit said again after the
+    second ordinal ("... than the first minute")."""
+    m = _ORD_UNIT.search(text)
+    if not m:
+        return text
+    unit = m.group(1)
+    return text[:m.end()] + _ORD_BARE.sub(lambda b: f"{b.group(1)} {unit}", text[m.end():])
+
+
 def _digits_in_ranges(text: str) -> str:
     """"between one and two minutes" with its numbers as digits, padded to the words' length
     (positions in the text stay where they were)."""
@@ -177,7 +195,7 @@ def windows(
     ((start, end) pairs) resolve "scene 2".
     """
     d = float(duration_s)
-    text = _digits_in_ranges(text)
+    text = _elliptic_units(_digits_in_ranges(text))
     found: list[Window] = []
     taken: list[tuple[int, int]] = []
 

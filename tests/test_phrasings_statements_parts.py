@@ -168,3 +168,23 @@ def test_interval_notation_in_options(option, span):
 
 def test_a_pair_of_numbers_in_parentheses_is_no_interval():
     assert parse_question("Rate the blur, options (1, 2)", (), 180.0).windows == []
+
+
+@pytest.mark.parametrize(("question", "spans"), [
+    ("Is the second minute cleaner than the first?", [(60.0, 120.0), (0.0, 60.0)]),
+    ("Is the first half noisier than the second?", [(0.0, 90.0), (90.0, 180.0)]),
+    ("Which is worse, the last third or the first?", [(120.0, 180.0), (0.0, 60.0)]),
+])
+def test_the_unit_said_once_holds_for_both_parts(question, spans):
+    q = parse_question(question, ("Yes", "No"), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == spans
+
+
+def test_edges_too_crisp_are_over_sharpened():
+    q = parse_question("Where are the edges too crisp?", (), 180.0)
+    assert (q.type, q.least) == ("sharpening", False)
+
+
+def test_the_best_thumbnail_asks_for_the_cleanest_part():
+    q = parse_question("Which part would make the best thumbnail?", (), 180.0)
+    assert q.least and q.unknown == []
