@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from agent.times import _NUM, _amount
+from agent.time_units import NUM as _NUM
+from agent.time_units import amount as _amount
 
 
 def durations(text: str) -> list[float]:

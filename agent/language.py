@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agent.times import digits_before_units
+from agent.time_units import digits_before_units
 from agent.vocabulary import Term, vocabulary
 
 VOCAB = vocabulary()

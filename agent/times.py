@@ -10,124 +10,32 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-_NUM_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-    "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90,
-    "a": 1, "an": 1, "half a": 0.5, "once": 1, "twice": 2, "single": 1,
-}
-ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
-    "6th": 6, "7th": 7, "8th": 8, "9th": 9, "10th": 10,
-}
-_FRACTIONS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
-              "fifth": 5, "fifths": 5, "tenth": 10}
+from agent.time_phrases import BRACKETED, normalised, parts_of_parts
+from agent.time_units import CLOCK as _CLOCK
+from agent.time_units import FRACTIONS as _FRACTIONS
+from agent.time_units import NUM as _NUM
+from agent.time_units import ORDINALS, POINT_HALF_WIDTH_S, Window, parse_time
+from agent.time_units import TIME as _TIME
+from agent.time_units import UNIT_S as _UNIT_S
+from agent.time_units import UNIT_TIME as _UNIT_TIME
+from agent.time_units import amount as _amount
+from agent.time_units import clamp as _clamp
+from agent.time_units import nth_part as _nth_part
 
-_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?"
-_UNIT_TIME = (
-    r"\d+\s*h(?:ours?|rs?)?\s*\d+\s*m(?:in(?:ute)?s?)?\b|"  # "1h05m", "1 hour 5 minutes"
-    r"(?:\d+(?:\.\d+)?\s*h(?:ours?|rs?)?\s*)?(?:\d+(?:\.\d+)?\s*m(?:in(?:ute)?s?)?\s*)?"
-    r"\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)?\b"
-    r"|\d+(?:\.\d+)?\s*(?:h(?:ours?|rs?)?|m(?:in(?:ute)?s?)?)\b(?:\s*\d+(?:\.\d+)?\s*s(?:ec(?:ond)?s?)?\b)?"
-)
-_TIME = rf"(?:{_CLOCK}|{_UNIT_TIME})"
-_NUM = r"\d+(?:\.\d+)?"
-
-
-def parse_time(text: str) -> float | None:
-    """Seconds from one time: "2:15", "00:01:10.5", "135 s", "2m15s", "1 min 5 sec", "1.5 min"."""
-    s = text.strip().lower()
-    if re.fullmatch(_CLOCK, s):
-        parts = [float(p) for p in s.split(":")]
-        total = 0.0
-        for p in parts:
-            total = total * 60 + p
-        return total
-    m = re.fullmatch(
-        r"(?:(\d+(?:\.\d+)?)\s*h(?:ours?|rs?)?\s*)?(?:(\d+(?:\.\d+)?)\s*m(?:in(?:ute)?s?)?\s*)?"
-        r"(?:(\d+(?:\.\d+)?)\s*s(?:ec(?:ond)?s?)?)?",
-        s,
-    )
-    if m and any(m.groups()):
-        h, mi, se = (float(g) if g else 0.0 for g in m.groups())
-        return h * 3600 + mi * 60 + se
-    if re.fullmatch(_NUM, s):
-        return float(s)
-    return None
-
-
-@dataclass(frozen=True)
-class Window:
-    """A time window [start_s, end_s] named in a text; `point` when it was a single instant."""
-
-    start_s: float
-    end_s: float
-    label: str
-    point: bool = False
-    pos: int = 0
-
-    @property
-    def span(self) -> tuple[float, float]:
-        return (self.start_s, self.end_s)
-
-
-POINT_HALF_WIDTH_S = 2.0  # "at 2:15" looks at 2:13-2:17
-_UNIT_S = {"s": 1.0, "m": 60.0, "h": 3600.0}  # seconds per unit, by its first letter
 # A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
 # "shortly before the end", "just after the start": the video's edge, a window near it
 _NEAR_EDGE = (r"\b(?:shortly|just|right|soon|immediately)\s+(?:before\s+the\s+(?:end|ending|close|"
               r"finish)|after\s+the\s+(?:beginning|start|opening))\b")
 SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
-                          rf"since|past|up to|till|prior to|beyond|following)\s+(?:{_TIME}|"
+                          rf"since|past|up to|till|prior to|beyond|following)\s+"
+                          rf"(?:(?:about|around|roughly|approximately|some)\s+)?(?:{_TIME}|"
+                          rf"an?\s+(?:minute|second|hour)\b|"
                           rf"the\s+(?:first|last|final|opening|closing|initial)\b)|"
                           rf"{_NEAR_EDGE}", re.IGNORECASE)
 # "after the first minute" / "before the last 30 seconds": the rest of the video, not the part
 _SIDE_OF_EDGE = re.compile(r"\b(after|past|beyond|following|before|until|till|up to|prior to)"
                            r"\s+the\s+$", re.IGNORECASE)
-
-
-_UNITS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-          "fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-         "eighty": 80, "ninety": 90}
-_COUNTED = re.compile(
-    rf"\b(?:({'|'.join(_TENS)})(?:[\s-]({'|'.join(_UNITS[:9])}))?|({'|'.join(_UNITS)}))"
-    r"(?=[\s-](?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b)", re.IGNORECASE)
-
-
-def digits_before_units(text: str) -> str:
-    """Number words counting time units written as digits ("two-minute mark" -> "2-minute
-    mark", "forty five seconds" -> "45 seconds"), so every time rule reads them."""
-    def one(m: re.Match) -> str:
-        if m.group(3):
-            return str(_UNITS.index(m.group(3).lower()) + 1)
-        tens = _TENS[m.group(1).lower()]
-        return str(tens + (_UNITS.index(m.group(2).lower()) + 1 if m.group(2) else 0))
-    return _COUNTED.sub(one, text)
-
-
-def _amount(word: str) -> float | None:
-    word = word.strip().lower()
-    if re.fullmatch(_NUM, word):
-        return float(word)
-    return _NUM_WORDS.get(word)
-
-
-def _nth_part(i: float, k: int, duration: float) -> tuple[float, float] | None:
-    """The i-th (1-based) of k equal parts of the video; None when there is no such part."""
-    if not 1 <= i <= k:
-        return None
-    return (i - 1) * duration / k, i * duration / k
-
-
-def _clamp(a: float, b: float, duration: float) -> tuple[float, float]:
-    a, b = max(0.0, min(a, b)), max(a, b)
-    if duration > 0:
-        a, b = min(a, duration), min(b, duration)
-    return a, b
 
 
 def segment_count(text: str) -> int | None:
@@ -144,44 +52,6 @@ def segment_count(text: str) -> int | None:
     return None
 
 
-_SPELT = "|".join(sorted((w for w, v in _NUM_WORDS.items() if v >= 1 and " " not in w
-                          and len(w) >= len(str(int(v)))), key=len, reverse=True))
-_SPELT_RANGE = re.compile(rf"\b(between|from)(\s+)({_SPELT}|\d+)(\s+(?:and|to)\s+)({_SPELT}|\d+)"
-                          r"(\s+(?:minutes?|mins?|seconds?|secs?)\b)", re.I)
-
-
-_BRACKETED = re.compile(rf"[\[(]\s*({_TIME}|{_NUM})\s*s?\s*[,;]\s*({_TIME}|{_NUM})\s*s?\s*[\])]")
-
-
-_ORD_WORD = r"first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th"
-_ORD_UNIT = re.compile(rf"\b(?:{_ORD_WORD})\s+(minute|half|third|quarter|segment|part|section|"
-                       r"hour)\b", re.I)
-_ORD_BARE = re.compile(rf"\b((?:than|or|and|versus|vs\.?|with|to)\s+the\s+(?:{_ORD_WORD}))\b"
-                       r"(?!\s+(?:minute|half|third|quarter|segment|part|section|hour|one|time)s?"
-                       r"\b)", re.I)
-
-
-def _elliptic_units(text: str) -> str:
-    """"Is the second minute cleaner than the first?" with the unit said again after the
-    second ordinal ("... than the first minute")."""
-    m = _ORD_UNIT.search(text)
-    if not m:
-        return text
-    unit = m.group(1)
-    return text[:m.end()] + _ORD_BARE.sub(lambda b: f"{b.group(1)} {unit}", text[m.end():])
-
-
-def _digits_in_ranges(text: str) -> str:
-    """"between one and two minutes" with its numbers as digits, padded to the words' length
-    (positions in the text stay where they were)."""
-    def digits(word: str) -> str:
-        v = _NUM_WORDS.get(word.lower())
-        return word if v is None else str(int(v)).ljust(len(word))
-
-    return _SPELT_RANGE.sub(lambda m: m.group(1) + m.group(2) + digits(m.group(3)) + m.group(4)
-                            + digits(m.group(5)) + m.group(6), text)
-
-
 def windows(
     text: str,
     duration_s: float,
@@ -195,7 +65,7 @@ def windows(
     ((start, end) pairs) resolve "scene 2".
     """
     d = float(duration_s)
-    text = _elliptic_units(_digits_in_ranges(text))
+    text = normalised(text)
     found: list[Window] = []
     taken: list[tuple[int, int]] = []
 
@@ -212,7 +82,7 @@ def windows(
 
     # 1. explicit ranges: "between X and Y", "from X to Y", "X-Y", "X to Y seconds"; an
     # interval in brackets, "[30, 60]" or "(0:30, 1:00)", is one too (bare numbers: seconds)
-    for m in _BRACKETED.finditer(text):
+    for m in BRACKETED.finditer(text):
         a, b = (parse_time(x) if not re.fullmatch(_NUM, x) else float(x)
                 for x in (m.group(1), m.group(2)))
         bare = all(re.fullmatch(_NUM, x) for x in (m.group(1), m.group(2))) \
@@ -246,6 +116,11 @@ def windows(
         if b <= a:
             continue
         add(m, a, b, m.group(0).strip())
+
+    # 1b. parts of parts, the video's very edges, "a third of the way in" (time_phrases.py)
+    for m, a, b, point in parts_of_parts(text, d):
+        if free(m):
+            add(m, a, b, m.group(0).strip(), point)
 
     # 2. relative parts: first/second half, last third, first quarter, beginning, end, middle
     part = re.compile(
@@ -430,7 +305,8 @@ def windows(
         t = parse_time(m.group(1))
         if free(m) and t is not None:
             add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(1), point=True)
-    side = re.compile(rf"\b(after|before|until|since|past|up to|till|prior to|by)\s+({_TIME})",
+    side = re.compile(rf"\b(after|before|until|since|past|up to|till|prior to|by)\s+"
+                      rf"(?:(?:about|around|roughly|approximately|some)\s+)?({_TIME})",
                       re.IGNORECASE)
     for m in side.finditer(text):
         if not free(m):
@@ -477,8 +353,9 @@ def windows(
                 before):
             if not re.fullmatch(_CLOCK, m.group(1)):
                 continue  # "lasts about 5 seconds": a duration, not a time
+        mark = re.match(r"[\s-]*mark\b", text[m.end():], re.I)
         if re.search(r"\b(the|these|those|all)\s*$", before) and not re.fullmatch(
-                _CLOCK, m.group(1)):
+                _CLOCK, m.group(1)) and not mark:
             continue  # "how much of the 8 minutes ...": a length, not an instant
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)
 

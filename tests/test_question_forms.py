@@ -9,7 +9,7 @@ from test_local_brain import ask
 from test_toolbox import BLUR, FLICKER, make_index
 
 from agent.questions import parse_question
-from agent.times import digits_before_units
+from agent.time_units import digits_before_units
 from tools.model import Event
 
 

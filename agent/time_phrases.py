@@ -1,0 +1,130 @@
+"""Time phrases read before the windows are: spelt numbers and units said once ("between one
+and two minutes", "the two-minute mark", "the second minute ... than the first"), brackets
+("[30, 60]"), and parts of parts ("towards the end of the first minute", "the final
+moments", "a third of the way in")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from agent.time_units import FRACTIONS, NUM, NUM_WORDS, ORDINALS, POINT_HALF_WIDTH_S, TIME, amount
+
+_SPELT = "|".join(sorted((w for w, v in NUM_WORDS.items() if v >= 1 and " " not in w
+                          and len(w) >= len(str(int(v)))), key=len, reverse=True))
+_SPELT_RANGE = re.compile(rf"\b(between|from)(\s+)({_SPELT}|\d+)(\s+(?:and|to)\s+)({_SPELT}|\d+)"
+                          r"(\s+(?:minutes?|mins?|seconds?|secs?)\b)", re.I)
+
+
+
+_ORD_WORD = r"first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th"
+_ORD_UNIT = re.compile(rf"\b(?:{_ORD_WORD})\s+(minute|half|third|quarter|segment|part|section|"
+                       r"hour)\b", re.I)
+_ORD_BARE = re.compile(rf"\b((?:than|or|and|versus|vs\.?|with|to)\s+the\s+(?:{_ORD_WORD}))\b"
+                       r"(?!\s+(?:minute|half|third|quarter|segment|part|section|hour|one|time)s?"
+                       r"\b)", re.I)
+
+
+def _elliptic_units(text: str) -> str:
+    """"Is the second minute cleaner than the first?" with the unit said again after the
+    second ordinal ("... than the first minute")."""
+    m = _ORD_UNIT.search(text)
+    if not m:
+        return text
+    unit = m.group(1)
+    return text[:m.end()] + _ORD_BARE.sub(lambda b: f"{b.group(1)} {unit}", text[m.end():])
+
+
+_PART_OF_PART = re.compile(
+    r"\b(?:(?:at|in|near|towards?|during|around)\s+)?the\s+(?:very\s+)?(?:(beginning|start|end|"
+    r"middle)|(first|second|last)\s+half)\s+of\s+the\s+(first|second|third|fourth|fifth|last|"
+    r"final|1st|2nd|3rd|4th|5th)\s+(minute|half|third|quarter|hour)\b", re.I)
+VERY_EDGE_S = 10.0  # "the final moments", "the first few seconds": this long
+_VERY_EDGE = re.compile(
+    r"\b(?:the\s+)?(?:(?:(final|last|closing)|(?:first|opening))\s+(?:few\s+)?"
+    r"(?:moments|seconds)|very\s+(?:(end)|beginning|start))\b", re.I)
+_WAY_IN = re.compile(r"\b(a|one|two|three)\s+(thirds?|quarters?)\s+of\s+the\s+way\s+"
+                     r"(?:in|into|through)\b", re.I)
+
+
+def _ordinal_unit(which: str, unit: str, d: float) -> tuple[float, float]:
+    """The window of "the <which> <unit>" ("the first minute", "the last third")."""
+    unit = unit.lower()
+    length = {"minute": 60.0, "hour": 3600.0}.get(unit) or d / FRACTIONS[unit]
+    w = which.lower()
+    if w in ("last", "final"):
+        return max(0.0, d - length), d
+    i = ORDINALS[w] - 1
+    return min(d, i * length), min(d, (i + 1) * length)
+
+
+_SPELT_UNIT = re.compile(rf"\b(minute|hour)\s+({_SPELT})\b|"
+                         r"\b(about|around|roughly|approximately|after|before|past|"
+                         r"in|at|over|under)\s+a(\s+)(minute|second|hour)\b"
+                         r"(?!\s+and\s+a\s+half)", re.I)
+
+
+def _spelt_units(text: str) -> str:
+    """"minute two" as "minute 2", "after about a minute" as "after about 1 minute" (padded
+    to the same length)."""
+    def one(m: re.Match) -> str:
+        if m.group(1):
+            v = NUM_WORDS.get(m.group(2).lower())
+            num = m.group(2) if v is None else str(int(v)).ljust(len(m.group(2)))
+            return m.group(0)[:m.start(2) - m.start()] + num
+        return f"{m.group(3)} 1{m.group(4)}{m.group(5)}"
+
+    return _SPELT_UNIT.sub(one, text)
+
+
+_MARK = re.compile(rf"\b({_SPELT}|\d+(?:\.\d+)?)([\s-]+)(minutes?|mins?|seconds?|secs?|hours?)"
+                   r"([\s-]+mark)\b", re.I)
+
+
+def _marks(text: str) -> str:
+    """"the two-minute mark" as "the 2 minute mark" (padded to the same length)."""
+    def one(m: re.Match) -> str:
+        v = NUM_WORDS.get(m.group(1).lower())
+        num = m.group(1) if v is None else str(int(v)).ljust(len(m.group(1)))
+        return num + " " * len(m.group(2)) + m.group(3) + m.group(4)
+
+    return _MARK.sub(one, text)
+
+
+def _digits_in_ranges(text: str) -> str:
+    """"between one and two minutes" with its numbers as digits, padded to the words' length
+    (positions in the text stay where they were)."""
+    def digits(word: str) -> str:
+        v = NUM_WORDS.get(word.lower())
+        return word if v is None else str(int(v)).ljust(len(word))
+
+    return _SPELT_RANGE.sub(lambda m: m.group(1) + m.group(2) + digits(m.group(3)) + m.group(4)
+                            + digits(m.group(5)) + m.group(6), text)
+
+
+
+BRACKETED = re.compile(rf"[\[(]\s*({TIME}|{NUM})\s*s?\s*[,;]\s*({TIME}|{NUM})\s*s?\s*[\])]")
+
+
+def normalised(text: str) -> str:
+    """The text with its spelt numbers as digits and its elliptic units said again; the
+    positions of what comes before a change stay where they were."""
+    return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(text))))
+
+
+def parts_of_parts(text: str, d: float) -> Iterator[tuple[re.Match, float, float, bool]]:
+    """(match, start, end, point) of "the end of the first minute", "the final moments" and
+    "a third of the way in", in a video of d seconds."""
+    for m in _PART_OF_PART.finditer(text):
+        a, b = _ordinal_unit(m.group(3), m.group(4), d)
+        if b > a:
+            lo, hi = {"beginning": (0.0, 0.25), "start": (0.0, 0.25), "end": (0.75, 1.0),
+                      "middle": (0.375, 0.625), "first": (0.0, 0.5), "second": (0.5, 1.0),
+                      "last": (0.5, 1.0)}[(m.group(1) or m.group(2)).lower()]
+            yield m, a + lo * (b - a), a + hi * (b - a), False
+    for m in _VERY_EDGE.finditer(text):
+        late = bool(m.group(1) or m.group(2))
+        yield m, d - VERY_EDGE_S if late else 0.0, d if late else VERY_EDGE_S, False
+    for m in _WAY_IN.finditer(text):
+        t = d * amount(m.group(1)) / FRACTIONS[m.group(2).lower()]
+        yield m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, True

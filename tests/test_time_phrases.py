@@ -1,0 +1,44 @@
+"""Time phrases read before the windows (agent/time_phrases.py): parts of parts, the video's
+very edges, "a third of the way in", marks, spelt units (session 24's probe)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.questions import parse_question
+from agent.times import windows
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("towards the end of the first minute", (45.0, 60.0)),
+    ("in the second half of the first minute", (30.0, 60.0)),
+    ("the middle of the second half", (123.75, 146.25)),
+    ("the beginning of the last third", (120.0, 135.0)),
+    ("in the final moments", (170.0, 180.0)),
+    ("at the very end", (170.0, 180.0)),
+    ("in the first few seconds", (0.0, 10.0)),
+    ("a third of the way in", (58.0, 62.0)),
+    ("two thirds of the way through", (118.0, 122.0)),
+    ("near the 2 minute mark", (118.0, 122.0)),
+    ("around the two-minute mark", (118.0, 122.0)),
+    ("around minute two", (60.0, 120.0)),
+    ("after about a minute", (60.0, 180.0)),
+])
+def test_time_phrases(text, span):
+    found = windows(text, 180.0)
+    assert [(w.start_s, w.end_s) for w in found] == [span], found
+
+
+@pytest.mark.parametrize("text", ["how much of the 8 minutes is blurred", "within a minute"])
+def test_lengths_are_no_windows(text):
+    assert windows(text, 180.0) == []
+
+
+def test_a_minute_and_a_half_is_ninety_seconds():
+    q = parse_question("Is there noise after a minute and a half?", ("Yes", "No"), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(90.0, 180.0)]
+
+
+def test_after_about_a_minute_is_a_window_not_an_order():
+    q = parse_question("Is there noise after about a minute?", ("Yes", "No"), 180.0)
+    assert q.kind == "detection" and [(w.start_s, w.end_s) for w in q.windows] == [(60.0, 180.0)]
