@@ -35,14 +35,20 @@ def _elliptic_units(text: str) -> str:
     return text[:m.end()] + _ORD_BARE.sub(lambda b: f"{b.group(1)} {unit}", text[m.end():])
 
 
+# (a glossed question may keep a foreign article: "the end de la first minute", "at the end
+# der first minute"; Chinese puts the part last: "first minute at the end")
+_OF = r"(?:\s+of)?(?:\s+(?:the|de\s+la|del|de|der|des|du))?"
 _PART_OF_PART = re.compile(
     r"\b(?:(?:at|in|near|towards?|during|around)\s+)?the\s+(?:very\s+)?(?:(beginning|start|end|"
-    r"middle)|(first|second|last)\s+half)\s+of\s+the\s+(first|second|third|fourth|fifth|last|"
+    rf"middle)|(first|second|last)\s+half){_OF}\s+(first|second|third|fourth|fifth|last|"
     r"final|1st|2nd|3rd|4th|5th)\s+(minute|half|third|quarter|hour)\b", re.I)
+_PART_AFTER = re.compile(
+    r"\b(?:the\s+)?(first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)\s+"
+    r"(minute|half|third|quarter|hour)\s+(?:at\s+)?the\s+(beginning|start|end|middle)\b", re.I)
 VERY_EDGE_S = 10.0  # "the final moments", "the first few seconds": this long
 _VERY_EDGE = re.compile(
     r"\b(?:the\s+)?(?:(?:(final|last|closing)|(?:first|opening))\s+(?:few\s+)?"
-    r"(?:moments|seconds)|very\s+(?:(end)|beginning|start))\b", re.I)
+    r"(?:moments|seconds|instants)|very\s+(?:(end)|beginning|start))\b", re.I)
 _WAY_IN = re.compile(r"\b(a|one|two|three)\s+(thirds?|quarters?)\s+of\s+the\s+way\s+"
                      r"(?:in|into|through)\b", re.I)
 
@@ -112,15 +118,23 @@ def normalised(text: str) -> str:
     return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(text))))
 
 
+# the share of a part each word of a part of it names
+_SUB = {"beginning": (0.0, 0.25), "start": (0.0, 0.25), "end": (0.75, 1.0),
+        "middle": (0.375, 0.625), "first": (0.0, 0.5), "second": (0.5, 1.0), "last": (0.5, 1.0)}
+
+
 def parts_of_parts(text: str, d: float) -> Iterator[tuple[re.Match, float, float, bool]]:
     """(match, start, end, point) of "the end of the first minute", "the final moments" and
     "a third of the way in", in a video of d seconds."""
     for m in _PART_OF_PART.finditer(text):
         a, b = _ordinal_unit(m.group(3), m.group(4), d)
         if b > a:
-            lo, hi = {"beginning": (0.0, 0.25), "start": (0.0, 0.25), "end": (0.75, 1.0),
-                      "middle": (0.375, 0.625), "first": (0.0, 0.5), "second": (0.5, 1.0),
-                      "last": (0.5, 1.0)}[(m.group(1) or m.group(2)).lower()]
+            lo, hi = _SUB[(m.group(1) or m.group(2)).lower()]
+            yield m, a + lo * (b - a), a + hi * (b - a), False
+    for m in _PART_AFTER.finditer(text):  # "first minute at the end" (Chinese word order)
+        a, b = _ordinal_unit(m.group(1), m.group(2), d)
+        if b > a:
+            lo, hi = _SUB[m.group(3).lower()]
             yield m, a + lo * (b - a), a + hi * (b - a), False
     for m in _VERY_EDGE.finditer(text):
         late = bool(m.group(1) or m.group(2))

@@ -42,3 +42,21 @@ def test_a_minute_and_a_half_is_ninety_seconds():
 def test_after_about_a_minute_is_a_window_not_an_order():
     q = parse_question("Is there noise after about a minute?", ("Yes", "No"), 180.0)
     assert q.kind == "detection" and [(w.start_s, w.end_s) for w in q.windows] == [(60.0, 180.0)]
+
+
+@pytest.mark.parametrize("question", [
+    "Gibt es Rauschen gegen Ende der ersten Minute?",
+    "Y a-t-il du bruit vers la fin de la première minute ?",
+    "¿Hay ruido al final del primer minuto?",
+    "第一分钟结束时有噪声吗？",
+])
+def test_the_end_of_the_first_minute_in_other_languages(question):
+    q = parse_question(question, (), 180.0)
+    assert (q.kind, q.type) == ("detection", "noise")
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(45.0, 60.0)]
+
+
+def test_y_a_t_il_is_there_and_the_last_moments_are_a_window():
+    q = parse_question("Y a-t-il du bruit dans les derniers instants ?", (), 180.0)
+    assert q.text.startswith("is there any") and q.kind == "detection"
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(170.0, 180.0)]
