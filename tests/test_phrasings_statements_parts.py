@@ -10,7 +10,7 @@ import pytest
 from test_local_brain import ask
 from test_toolbox import make_index
 
-from agent.brains.local.compare import reference_first
+from agent.brains.local.claims import reference_first
 from agent.questions import parse_question
 from tools.model import Event
 

@@ -157,3 +157,25 @@ def test_how_many_seconds_separate_the_two_problems(tmp_path):
     ans = ask(_blocks_then_heavier_noise(), question,
               ("About 10 s", "About 25 s", "About 60 s"), tmp_path)
     assert ans.choice == "B" and "00:00:25.0 apart" in ans.answer, ans.answer
+
+
+def _blur_then_dark():
+    return make_index(180.0, [Event("blur", 46.5, 64.5, 0.41, 3.0, "softness", {}),
+                              Event("exposure", 97.5, 118.5, 0.3, 2.0, "too dark", {})])
+
+
+@pytest.mark.parametrize(("question", "choice"), [
+    ("Is the second problem worse than the first?", "B"),
+    ("Is the first problem worse than the second?", "A"),
+    ("Is the second issue milder than the first?", "A"),
+])
+def test_problems_ranked_by_their_order(tmp_path, question, choice):
+    ans = ask(_blur_then_dark(), question, ("Yes", "No"), tmp_path)
+    assert ans.choice == choice, ans.answer
+
+
+def test_how_long_after_one_defect_the_other_starts(tmp_path):
+    question = "How long after the blur does the image get darker?"
+    assert parse_question(question, (), 180.0).kind == "temporal_relation"
+    ans = ask(_blur_then_dark(), question, ("About 10 s", "About 30 s", "About 60 s"), tmp_path)
+    assert ans.choice == "B" and "00:00:33.0 after the blur ends" in ans.answer, ans.answer

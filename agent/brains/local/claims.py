@@ -152,3 +152,27 @@ def coder_note(q: Question, ev: Evidence, duration: float) -> str:
     return (" The picture is soft where a low bitrate coded it, which is reported as "
             "compression, not blur (its macroblock kinks rise, where a blur lowers them): "
             + "; ".join(ev_line(e) for e in coded[:4]) + ".")
+
+
+# Words that make what follows them the reference of a comparison, not its subject:
+# "compared with the first half, is the second half noisier?" claims the second is worse
+# (a window's own words may begin with the preposition: "compared | with the start").
+_REFERENCE_BEFORE = re.compile(r"\b(?:compared(?:\s+(?:with|to))?|"
+                               r"in\s+comparison(?:\s+(?:with|to))?|relative(?:\s+to)?|than|"
+                               r"versus|vs\.?|against|unlike)\s+"
+                               r"(?:(?:the|that|this|in|at|during)\s+){0,2}$", re.I)
+
+
+def reference_first(text: str, first_pos: int) -> bool:
+    """Whether the first-named of two things compared is the reference ("compared with the
+    first half, ...") and the claim is about the second."""
+    return bool(_REFERENCE_BEFORE.search(text[:max(0, first_pos)]))
+
+
+def claim_subject(q: Question, types: list[str]) -> str:
+    """Of two named types, the one a yes/no comparison claims something of: the first named,
+    unless that one is the reference ("compared with the blur, is the noise worse?")."""
+    first = min((m for m in q.types if m.type == types[0]), key=lambda m: m.pos, default=None)
+    if len(types) >= 2 and first is not None and reference_first(q.text, first.pos):
+        return types[1]
+    return types[0]

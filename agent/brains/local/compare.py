@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.brains.local.claims import claim_subject, reference_first
 from agent.brains.local.common import (
     agree,
     asks_whether,
@@ -23,7 +24,7 @@ from agent.brains.local.evidence import Evidence, found, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
 from agent.brains.local.locate import free_answer
-from agent.brains.local.statements import compare_found
+from agent.brains.local.statements import compare_found, ranked_found
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
@@ -55,30 +56,6 @@ def claims_less(text: str) -> bool:
     return bool(re.search(r"\b(less|better|milder|weaker|fewer|lighter|shorter)\b", text, re.I))
 
 
-# Words that make what follows them the reference of a comparison, not its subject:
-# "compared with the first half, is the second half noisier?" claims the second is worse.
-# (a window's own words may begin with the preposition: "compared | with the start")
-_REFERENCE_BEFORE = re.compile(r"\b(?:compared(?:\s+(?:with|to))?|"
-                               r"in\s+comparison(?:\s+(?:with|to))?|relative(?:\s+to)?|than|"
-                               r"versus|vs\.?|against|unlike)\s+"
-                               r"(?:(?:the|that|this|in|at|during)\s+){0,2}$", re.I)
-
-
-def reference_first(text: str, first_pos: int) -> bool:
-    """Whether the first-named of two things compared is the reference ("compared with the
-    first half, ...") and the claim is about the second."""
-    return bool(_REFERENCE_BEFORE.search(text[:max(0, first_pos)]))
-
-
-def _subject(q: Question, types: list[str]) -> str:
-    """Of two named types, the one a yes/no comparison claims something of: the first named,
-    unless that one is the reference ("compared with the blur, is the noise worse?")."""
-    first = min((m for m in q.types if m.type == types[0]), key=lambda m: m.pos, default=None)
-    if len(types) >= 2 and first is not None and reference_first(q.text, first.pos):
-        return types[1]
-    return types[0]
-
-
 def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The worst (or least) window or type, as the question sets them against each other."""
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
@@ -90,6 +67,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_typed_windows(q, ev, ctx, pairs)
     if len(q.ranks) == 2:  # "is the first freeze shorter than the last?"
         return compare_ranked(q, ev, ctx)
+    if ranked := ranked_found(q, ev, q.least or claims_less(q.text)):
+        return ranked  # "is the second problem worse than the first?"
     if not q.windows and q.options and all(back_reference(o.text) is not None
                                            for o in q.options):
         return compare_found(q, ev, q.least or claims_less(q.text))  # "... the first one"
@@ -317,7 +296,8 @@ def compare_types(q: Question, ev: Evidence,
     tie = types and top is not None and len(types) >= 2 and \
         abs(grade[types[0]] - grade[types[1]]) < 1e-6
     if types and choice is None:  # "is the blur worse than the noise?"
-        choice = yes_no(q, False if tie else (top == _subject(q, types)) != claims_less(q.text))
+        choice = yes_no(q, False if tie else
+                        (top == claim_subject(q, types)) != claims_less(q.text))
     if tie:
         return {"answer": f"Neither: the {TYPE_NAMES.get(types[0], types[0])} and the "
                           f"{TYPE_NAMES.get(types[1], types[1])} are equally severe "
@@ -341,7 +321,7 @@ def compare_types(q: Question, ev: Evidence,
                         f"{agree(n, 'its', 'their')} detector's own scale)." if s_ else
                         f" No {n} {agree(n, 'was', 'were')} detected." for n, s_, lv in rest)
         if not q.options and asks_whether(q.text):  # "is the noise heavier than the blur?"
-            holds = (top == _subject(q, types)) != claims_less(q.text)
+            holds = (top == claim_subject(q, types)) != claims_less(q.text)
             text = verdict(holds, text)
     level = [t for t in named if t != top and top and grade.get(t) == grade[top]]
     if level:  # as severe at its worst: say what decided

@@ -68,6 +68,11 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         text = ends_text(q.text, ts, tl) + " " + text
     elif len(ts) >= 2:  # two named types: say how they relate first
         text = pair_text(q, ts[0], ts[1], tl, ctx.duration_s) + " " + text
+        gap = pair_gap(tl, ts[0], ts[1])
+        if gap is not None and any(o.durations for o in q.options):  # "how long after ...?"
+            return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
+                    "choice": nearest(q.options, lambda o: o.durations[0] if o.durations
+                                      else None, gap)}
     elif len(ts) == 1 and len(points) == 1:  # "before or after 1:30?"
         w = points[0]
         said, side = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2)
@@ -219,6 +224,16 @@ def between_nth_text(text: str, etype: str, tl: Timeline) -> tuple[str, float | 
 # "After the blur ends, how long until the next problem?": from its end to the next start.
 _UNTIL_NEXT = re.compile(r"\b(?:how long|how much time|how many seconds|time)\b.{0,80}"
                          r"\bnext\b|\bnext\b.{0,40}\b(?:how long|how soon)\b", re.I)
+
+
+def pair_gap(tl: Timeline, a: str, b: str) -> float | None:
+    """Seconds from the end of a's first stretch to the start of the first b after it (None
+    when either is missing or b never follows)."""
+    sa, sb = sorted(tl.spans(a)), sorted(tl.spans(b))
+    if not sa:
+        return None
+    later = [s0 for s0, _ in sb if s0 >= sa[0][1] - 0.5]
+    return max(0.0, later[0] - sa[0][1]) if later else None
 
 
 def until_next_text(text: str, etype: str, tl: Timeline) -> tuple[str, float | None] | None:

@@ -85,3 +85,41 @@ def compare_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any]:
     return {"answer": f"Option {pick} names the {'milder' if milder else 'worse'} stretch. "
                       + text + ".", "choice": pick,
             "segments": segments([named[pick].to_event()]), "confidence": 0.6}
+
+
+# "Is the second problem worse than the first?": two of the degraded stretches by their order
+_GENERIC_RANK = re.compile(r"\bthe\s+(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
+                           r"(?:problem|issue|distortion|event|defect|artefact|artifact|glitch|"
+                           r"degradation|degraded\s+\w+)s?\b", re.I)
+_ORDINAL = re.compile(r"\b(first|second|third|fourth|last|1st|2nd|3rd|4th)\b", re.I)
+_INDEX = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
+          "4th": 3, "last": -1}
+
+
+def ranked_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any] | None:
+    """For "is the second problem worse than the first?" (no type named): whether the first
+    stretch the question ranks is worse (milder) than the second; None for other questions."""
+    m = _GENERIC_RANK.search(q.text)
+    if not m or q.types or q.windows:
+        return None
+    words = [w.group(1).lower() for w in _ORDINAL.finditer(q.text, m.start())][:2]
+    found = sorted(stretches(ev.all_events()), key=lambda s: s.start_s)
+    if len(words) < 2:
+        return None
+    i, j = (_INDEX[w] for w in words)
+    if not (-len(found) <= i < len(found) and -len(found) <= j < len(found)):
+        return {"answer": f"Only {len(found)} degraded stretch(es) were found, so there is no "
+                          f"{words[0]} and {words[1]} to compare.", "choice": None,
+                "segments": segments([s.to_event() for s in found]), "confidence": 0.3}
+    a, b = found[i], found[j]
+    worse = (events_level(a.events), a.severity) > (events_level(b.events), b.severity)
+    holds = (not worse and (events_level(a.events), a.severity) !=
+             (events_level(b.events), b.severity)) if milder else worse
+    text = ("Yes. " if holds else "No. ") + "; ".join(
+        f"the {w} problem: {type_name(s.type)} {hms(s.start_s)}-{hms(s.end_s)}, "
+        f"{level_word(s.severity, events_level(s.events))} (severity {s.severity:.2f})"
+        for w, s in zip(words, (a, b), strict=True)) + "."
+    yes = next((o.letter for o in q.options if o.yes), None)
+    no = next((o.letter for o in q.options if o.no), None)
+    return {"answer": text, "choice": yes if holds else no,
+            "segments": segments([a.to_event(), b.to_event()]), "confidence": 0.6}
