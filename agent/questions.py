@@ -43,6 +43,7 @@ from agent.times import (
     Window,
     parse_time,
     segment_count,
+    which_parts,
     windows,
 )
 from agent.trends import grows, growth_claim, trend_claim
@@ -361,11 +362,12 @@ def parse_question(
 # An option that only points back at one of the question's own windows: "the first section"
 # of "the section from 0:40 to 1:10 or the section from 2:10 to 2:30", "the latter".
 _BACK_REFERENCE = re.compile(
-    r"^\s*(?:the\s+)?(first|second|third|former|latter|earlier|later)(?:\s+(?:one|section|"
+    r"^\s*(?:the\s+)?(first|second|third|fourth|fifth|last|former|latter|earlier|later)"
+    r"(?:\s+(?:one|section|"
     r"part|segment|interval|window|period|stretch|passage|portion|clip|span|range))?"
     r"(?:\s+one)?\s*[.!]?\s*$", re.I)
 _BACK_INDEX = {"first": 0, "former": 0, "earlier": 0, "second": 1, "latter": -1, "later": -1,
-               "third": 2}
+               "third": 2, "fourth": 3, "fifth": 4, "last": -1}
 
 
 def back_reference(text: str) -> int | None:
@@ -375,10 +377,15 @@ def back_reference(text: str) -> int | None:
     return _BACK_INDEX[m.group(1).lower()] if m else None
 
 
-def _as_named(o: Option, wins: Sequence[Window]) -> Option:
+def _as_named(o: Option, wins: Sequence[Window], parts: int | None = None,
+              duration_s: float = 0.0) -> Option:
     """The option with the question's window it points back at, when it only does that and
-    the question names two or more windows."""
+    the question names two or more windows; or, for "which quarter ...?", that quarter."""
     i = back_reference(o.text)
+    if i is not None and not wins and parts and -parts <= i < parts and duration_s > 0:
+        k = i % parts
+        return replace(o, windows=[Window(k * duration_s / parts, (k + 1) * duration_s / parts,
+                                          o.text.strip())])
     if i is None or len(wins) < 2 or i >= len(wins):
         return o
     w = wins[i]
@@ -418,7 +425,7 @@ def _parse(
     wins = windows(text, duration_s, n_seg, scenes)
     if kind == "trend":  # "towards the end", "later on": where it goes, not a scope
         wins = [w for w in wins if not _DIRECTION_WORDS.search(w.label)]
-    opts = [_as_named(o, wins) for o in opts]
+    opts = [_as_named(o, wins, which_parts(text), duration_s) for o in opts]
     return Question(
         text=text,
         kind=kind,

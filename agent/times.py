@@ -33,6 +33,8 @@ SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:b
                           rf"an?\s+(?:minute|second|hour)\b|"
                           rf"the\s+(?:first|last|final|opening|closing|initial)\b)|"
                           rf"{_NEAR_EDGE}", re.IGNORECASE)
+# "before the halfway point": the side of an instant the question asks about
+SIDE_OF_INSTANT = re.compile(r"\b(?:before|after|until|since|past|prior to|by)\s+the\s+$", re.I)
 # "after the first minute" / "before the last 30 seconds": the rest of the video, not the part
 _SIDE_OF_EDGE = re.compile(r"\b(after|past|beyond|following|before|until|till|up to|prior to)"
                            r"\s+the\s+$", re.IGNORECASE)
@@ -280,6 +282,10 @@ def windows(
         if not free(m):
             continue
         w = "middle" if m.group(3) else (m.group(1) or m.group(2)).lower()
+        if m.group(3) and SIDE_OF_INSTANT.search(text[:m.start()]) and re.search(
+                r"point|mark", m.group(3), re.I):  # "before the halfway point": an instant
+            add(m, d / 2 - POINT_HALF_WIDTH_S, d / 2 + POINT_HALF_WIDTH_S, m.group(0), True)
+            continue
         span = edge
         if re.match(r"(?:near|towards?)\b", m.group(0), re.I) and w != "middle":
             span = max(span, d / 4)  # "near the end": a vaguer time than "at the end"

@@ -179,3 +179,12 @@ def test_how_long_after_one_defect_the_other_starts(tmp_path):
     assert parse_question(question, (), 180.0).kind == "temporal_relation"
     ans = ask(_blur_then_dark(), question, ("About 10 s", "About 30 s", "About 60 s"), tmp_path)
     assert ans.choice == "B" and "00:00:33.0 after the blur ends" in ans.answer, ans.answer
+
+
+def test_is_it_before_the_halfway_point(tmp_path):
+    idx = make_index(1800.0, [Event("blur", 327.0, 361.5, 0.58, 3.0, "softness", {}),
+                              Event("colour", 1218.5, 1244.0, 0.37, 2.0, "hue shift", {})])
+    ans = ask(idx, "Is the blur before the halfway point?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "A" and ans.answer.startswith("Yes."), ans.answer
+    ans = ask(idx, "Is the colour shift before the halfway point?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B", ans.answer

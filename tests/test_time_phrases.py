@@ -60,3 +60,20 @@ def test_y_a_t_il_is_there_and_the_last_moments_are_a_window():
     q = parse_question("Y a-t-il du bruit dans les derniers instants ?", (), 180.0)
     assert q.text.startswith("is there any") and q.kind == "detection"
     assert [(w.start_s, w.end_s) for w in q.windows] == [(170.0, 180.0)]
+
+
+def test_before_the_halfway_point_is_a_side_of_an_instant():
+    q = parse_question("Is the blur before the halfway point?", ("Yes", "No"), 1800.0)
+    assert [(w.start_s, w.end_s, w.point) for w in q.windows] == [(898.0, 902.0, True)]
+
+
+def test_a_quarter_named_by_its_ordinal_in_the_options():
+    q = parse_question("During which quarter of the video does the colour shift happen?",
+                       ("First", "Second", "Third", "Fourth"), 1800.0)
+    assert [[(w.start_s, w.end_s) for w in o.windows] for o in q.options] == [
+        [(0.0, 450.0)], [(450.0, 900.0)], [(900.0, 1350.0)], [(1350.0, 1800.0)]]
+
+
+def test_in_which_minute_does_it_get_too_bright_asks_where():
+    assert parse_question("In which minute does the picture get too bright?", (),
+                          1800.0).kind == "localization"

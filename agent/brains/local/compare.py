@@ -70,7 +70,7 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if ranked := ranked_found(q, ev, q.least or claims_less(q.text)):
         return ranked  # "is the second problem worse than the first?"
     if not q.windows and q.options and all(back_reference(o.text) is not None
-                                           for o in q.options):
+                                           and not o.windows for o in q.options):
         return compare_found(q, ev, q.least or claims_less(q.text))  # "... the first one"
     named = list(dict.fromkeys(m.type for m in q.types))
     if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):

@@ -77,6 +77,10 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         w = points[0]
         said, side = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2)
         text = said + " " + text
+        asked = {w.lower() for w in re.findall(r"\b(before|after)\b", q.text, re.I)}
+        if q.options and any(o.yes or o.no for o in q.options) and len(asked) == 1:
+            return {"answer": text, "segments": segments(tl.events), "confidence": 0.7,
+                    "choice": yes_no(q, side == asked.pop())}  # "is it before the 1:30 mark?"
         if q.options and side and not any(o.yes or o.no for o in q.options):
             choice_ = next((o.letter for o in q.options
                             if re.search(rf"\b{side}\b", o.text, re.I)), None)
