@@ -188,3 +188,23 @@ def test_is_it_before_the_halfway_point(tmp_path):
     assert ans.choice == "A" and ans.answer.startswith("Yes."), ans.answer
     ans = ask(idx, "Is the colour shift before the halfway point?", ("Yes", "No"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+def _colour_then_blur():
+    return make_index(180.0, [Event("colour", 69.0, 83.5, 0.31, 2.0, "hue shift", {}),
+                              Event("blur", 130.5, 156.5, 0.66, 5.0, "softness", {})])
+
+
+def test_which_is_longer_over_options_naming_types(tmp_path):
+    ans = ask(_colour_then_blur(), "Which is longer, the colour shift or the blur?",
+              ("The colour shift", "The blur"), tmp_path)
+    assert ans.choice == "B" and "lasts longer" in ans.answer, ans.answer
+    ans = ask(_colour_then_blur(), "Which is shorter, the colour shift or the blur?",
+              ("The colour shift", "The blur"), tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_how_many_seconds_over_bare_numbers(tmp_path):
+    ans = ask(_colour_then_blur(), "How many seconds does the blur last?",
+              ("About 10", "About 27", "About 60"), tmp_path)
+    assert ans.choice == "B" and "26.0 s" in ans.answer, ans.answer

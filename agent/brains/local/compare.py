@@ -59,6 +59,9 @@ def claims_less(text: str) -> bool:
 def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The worst (or least) window or type, as the question sets them against each other."""
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
+    named = list(dict.fromkeys(m.type for m in q.types))
+    if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
+        return compare_durations(q, ev, named[:2])  # "which is longer, the blur or ...?"
     if q.options and sum(bool(o.types) for o in q.options) >= 2 and not all(
             sp for _, sp in opts):
         return compare_types(q, ev)
@@ -72,9 +75,6 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if not q.windows and q.options and all(back_reference(o.text) is not None
                                            and not o.windows for o in q.options):
         return compare_found(q, ev, q.least or claims_less(q.text))  # "... the first one"
-    named = list(dict.fromkeys(m.type for m in q.types))
-    if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
-        return compare_durations(q, ev, named[:2])
     if len(named) == 1 and not q.windows and not q.options and _LENGTH.search(q.text):
         return compare_lengths(q, ev, named[0])  # "which blurred stretch lasts longer?"
     if len(named) >= 2 and not q.windows and not any(sp for _, sp in opts):

@@ -57,9 +57,16 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"The {name} run at about {rate:g} frames per second at their worst: "
                 + "; ".join(ev_line(e) for e in evs[:3]) + ".")
         return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": 0.7}
-    if re.search(r"\bhow long|duration|length|last\b", low) and any(o.durations
-                                                                    for o in q.options):
+    asks_length = bool(re.search(r"\bhow long|duration|length|last\b", low))
+    if asks_length and any(o.durations for o in q.options):
         choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
+    elif asks_length and q.options and all(o.numbers and not o.durations for o in q.options):
+        # "how many seconds does it last?" over "about 10 / 27 / 60": seconds, or minutes
+        per = 60.0 if re.search(r"\bminutes?\b", q.original, re.I) else 1.0
+        choice = nearest(q.options, lambda o: o.numbers[0] * per, total)
+        return {"answer": f"The {name} lasts {total:.1f} s in all: "
+                + "; ".join(ev_line(e) for e in evs[:3]) + ".", "choice": choice,
+                "segments": segments(evs), "confidence": 0.7}
     elif any(o.level is not None for o in q.options):
         choice = nearest(q.options, lambda o: o.level, level)
     elif any(o.grade is not None for o in q.options):
