@@ -27,8 +27,11 @@ from tools.model import Event
 GRAIN_OFFSET = 0.05
 EDGE_REACH_S = 2.5  # a stretch's edge is placed at the largest coding step this close ...
 EDGE_SIDE_S = 1.5  # ... measured between the means of this long before and after it
-TIME_EPS_S = 1e-3
-KINK_OFFSET = 0.5  # float32 sample times against float64 cut times
+TIME_EPS_S = 1e-3  # float32 sample times against float64 cut times
+# Grey levels added to the macroblock kinks (clipped at 0) before the log, here and in the
+# twins' judgement (twin_events): clean encodes read 0.1-0.4, footage whose grain hides its
+# grid below 0; an MPEG-2 window over a grainy broadcast went -0.3 -> 2.5.
+KINK_OFFSET = 0.5
 
 
 def coding_measures(samples: dict[str, np.ndarray]

@@ -9,7 +9,12 @@ import numpy as np
 
 from tools.detectors.base import Context
 from tools.detectors.coded import coded_events
-from tools.detectors.levels import FLOOR_MIN_SAMPLES, FLOOR_PERCENTILE, KINK_OFFSET, declare_whole
+from tools.detectors.levels import (
+    FLOOR_MIN_SAMPLES,
+    FLOOR_PERCENTILE,
+    WHOLE_KINK_OFFSET,
+    declare_whole,
+)
 from tools.detectors.spatial_events import SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
 from tools.model import Event
@@ -28,7 +33,7 @@ PIXELATION = SpatialSpec("compression", "pixelation", "grid", +1, np.log(1.35), 
 # calibration videos 0.05-1.24). Within a video, content moves them too much for a scene
 # reference (a cartoon's flat shots reach 2-3).
 KINKS = SpatialSpec("compression", "macroblocking", "mb", +1, np.log(1.35), np.log(3.0),
-                    offset=KINK_OFFSET)
+                    offset=WHOLE_KINK_OFFSET)
 
 
 class CompressionDetector(SpatialDetector):

@@ -32,11 +32,12 @@ def floor_key(signal: str) -> str:
 
 
 # Offsets before the log scale for levels that reach 0 (as the spatial specs use them).
-# Grey levels added to the macroblock kinks before the log: they read below zero where grain
-# hides the grid (a grainy broadcast: -0.36), above it on every clean encode seen.
-KINK_OFFSET = 1.0
+# Grey levels added to a whole video's median macroblock kinks before the log: it reads below
+# zero where grain hides the grid (a grainy broadcast: -0.36), above it on every clean encode
+# seen (the kinks of single samples, in coded.py and the twins, take 0.5 after clipping at 0).
+WHOLE_KINK_OFFSET = 1.0
 OFFSETS: dict[str, float] = {"black": 10.0, "noise": 0.3, "saturation": 20.0, "halo": 2.0,
-                             "sharpness": 1.0, "impulse": 0.001, "mb": KINK_OFFSET}
+                             "sharpness": 1.0, "impulse": 0.001, "mb": WHOLE_KINK_OFFSET}
 
 
 # A spec's clean floor (SpatialSpec.floor): the level a clean video's spatial samples pass

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, least_quiet, value
+from tools.detectors.coded import KINK_OFFSET
 from tools.detectors.colour import HUE_WEAK
 from tools.detectors.series import (
     hysteresis,
@@ -68,7 +69,8 @@ MEASURES: tuple[TwinMeasure, ...] = (
     TwinMeasure("blockiness_up", "blockiness", +1, "compression", "blocking", 0.01, 8.0),
     # the 16-px macroblock kinks of a low-quality H.264 window (grey levels; half a level
     # added, as clean encodes read 0.1-0.4 and a kink under that is not seen)
-    TwinMeasure("mb_up", "mb", +1, "compression", MACROBLOCKING, 0.5, 8.0, above_zero=True),
+    TwinMeasure("mb_up", "mb", +1, "compression", MACROBLOCKING, KINK_OFFSET, 8.0,
+                above_zero=True),
     TwinMeasure("luma_down", "luma", -1, "exposure", "too dark", 8.0, 8.0),
     TwinMeasure("luma_up", "luma", +1, "exposure", "too bright", 8.0, 8.0),
     TwinMeasure("contrast_down", "contrast_range", -1, "exposure", "low contrast", 8.0, 8.0),
