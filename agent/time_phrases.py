@@ -16,7 +16,6 @@ _SPELT_RANGE = re.compile(rf"\b(between|from)(\s+)({_SPELT}|\d+)(\s+(?:and|to)\s
                           r"(\s+(?:minutes?|mins?|seconds?|secs?)\b)", re.I)
 
 
-
 _ORD_WORD = r"first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th"
 _ORD_UNIT = re.compile(rf"\b(?:{_ORD_WORD})\s+(minute|half|third|quarter|segment|part|section|"
                        r"hour)\b", re.I)
@@ -40,11 +39,11 @@ def _elliptic_units(text: str) -> str:
 _OF = r"(?:\s+of)?(?:\s+(?:the|de\s+la|del|de|der|des|du))?"
 _PART_OF_PART = re.compile(
     r"\b(?:(?:at|in|near|towards?|during|around)\s+)?the\s+(?:very\s+)?(?:(beginning|start|end|"
-    rf"middle)|(first|second|last)\s+half){_OF}\s+(first|second|third|fourth|fifth|last|"
-    r"final|1st|2nd|3rd|4th|5th)\s+(minute|half|third|quarter|hour)\b", re.I)
+    rf"middle)|(first|second|last)\s+half){_OF}\s+({_ORD_WORD})\s+(minute|half|third|quarter|"
+    r"hour)\b", re.I)
 _PART_AFTER = re.compile(
-    r"\b(?:the\s+)?(first|second|third|fourth|fifth|last|final|1st|2nd|3rd|4th|5th)\s+"
-    r"(minute|half|third|quarter|hour)\s+(?:at\s+)?the\s+(beginning|start|end|middle)\b", re.I)
+    rf"\b(?:the\s+)?({_ORD_WORD})\s+(minute|half|third|quarter|hour)\s+(?:at\s+)?the\s+"
+    r"(beginning|start|end|middle)\b", re.I)
 VERY_EDGE_S = 10.0  # "the final moments", "the first few seconds": this long
 _VERY_EDGE = re.compile(
     r"\b(?:the\s+)?(?:(?:(final|last|closing)|(?:first|opening))\s+(?:few\s+)?"
@@ -75,9 +74,7 @@ def _spelt_units(text: str) -> str:
     to the same length)."""
     def one(m: re.Match) -> str:
         if m.group(1):
-            v = NUM_WORDS.get(m.group(2).lower())
-            num = m.group(2) if v is None else str(int(v)).ljust(len(m.group(2)))
-            return m.group(0)[:m.start(2) - m.start()] + num
+            return m.group(0)[:m.start(2) - m.start()] + _padded(m.group(2))
         return f"{m.group(3)} 1{m.group(4)}{m.group(5)}"
 
     return _SPELT_UNIT.sub(one, text)
@@ -89,24 +86,21 @@ _MARK = re.compile(rf"\b({_SPELT}|\d+(?:\.\d+)?)([\s-]+)(minutes?|mins?|seconds?
 
 def _marks(text: str) -> str:
     """"the two-minute mark" as "the 2 minute mark" (padded to the same length)."""
-    def one(m: re.Match) -> str:
-        v = NUM_WORDS.get(m.group(1).lower())
-        num = m.group(1) if v is None else str(int(v)).ljust(len(m.group(1)))
-        return num + " " * len(m.group(2)) + m.group(3) + m.group(4)
+    return _MARK.sub(lambda m: _padded(m.group(1)) + " " * len(m.group(2)) + m.group(3)
+                     + m.group(4), text)
 
-    return _MARK.sub(one, text)
+
+def _padded(word: str) -> str:
+    """A number word as digits padded to the word's length (positions in the text stay where
+    they were); digits as they are."""
+    v = NUM_WORDS.get(word.lower())
+    return word if v is None else str(int(v)).ljust(len(word))
 
 
 def _digits_in_ranges(text: str) -> str:
-    """"between one and two minutes" with its numbers as digits, padded to the words' length
-    (positions in the text stay where they were)."""
-    def digits(word: str) -> str:
-        v = NUM_WORDS.get(word.lower())
-        return word if v is None else str(int(v)).ljust(len(word))
-
-    return _SPELT_RANGE.sub(lambda m: m.group(1) + m.group(2) + digits(m.group(3)) + m.group(4)
-                            + digits(m.group(5)) + m.group(6), text)
-
+    """"between one and two minutes" with its numbers as digits."""
+    return _SPELT_RANGE.sub(lambda m: m.group(1) + m.group(2) + _padded(m.group(3)) + m.group(4)
+                            + _padded(m.group(5)) + m.group(6), text)
 
 
 BRACKETED = re.compile(rf"[\[(]\s*({TIME}|{NUM})\s*s?\s*[,;]\s*({TIME}|{NUM})\s*s?\s*[\])]")

@@ -85,12 +85,10 @@ def windows(
     # 1. explicit ranges: "between X and Y", "from X to Y", "X-Y", "X to Y seconds"; an
     # interval in brackets, "[30, 60]" or "(0:30, 1:00)", is one too (bare numbers: seconds)
     for m in BRACKETED.finditer(text):
-        a, b = (parse_time(x) if not re.fullmatch(_NUM, x) else float(x)
-                for x in (m.group(1), m.group(2)))
-        bare = all(re.fullmatch(_NUM, x) for x in (m.group(1), m.group(2))) \
-            and "s" not in m.group(0)
+        bare = all(re.fullmatch(_NUM, x) for x in m.groups()) and "s" not in m.group(0)
         if m.group(0).startswith("(") and bare:
             continue  # "(1, 2)" is a pair of numbers; "[30, 60]" an interval's notation
+        a, b = (parse_time(x) for x in m.groups())  # (bare numbers: seconds)
         if a is not None and b is not None and b > a and free(m):
             add(m, a, b, m.group(0))
     rng = re.compile(

@@ -229,7 +229,8 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         g < (GOOD_GRADE if poor.group(2) else POOR_GRADE)) if poor else bool(found)
     if clean_claim and _MOSTLY.search(q.text):  # "mostly clean": most of it unimpaired
         truth = total_s(found) < 0.5 * ctx.duration_s
-    numbered = (scale_of(q.text) or number_scale(q)) if number_scale(q) else None
+    numbers = number_scale(q)
+    numbered = (scale_of(q.text) or numbers) if numbers else None
     if q.options:
         if any(o.yes or o.no for o in q.options) and not any(
                 o.grade is not None for o in q.options):

@@ -70,17 +70,15 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         text = pair_text(q, ts[0], ts[1], tl, ctx.duration_s) + " " + text
         gap = pair_gap(tl, ts[0], ts[1])
         if gap is not None and any(o.durations for o in q.options):  # "how long after ...?"
-            return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
-                    "choice": nearest(q.options, lambda o: o.durations[0] if o.durations
-                                      else None, gap)}
+            return _by_duration(q, text, tl, gap)
     elif len(ts) == 1 and len(points) == 1:  # "before or after 1:30?"
         w = points[0]
         said, side = instant_text(q.text, ts[0], tl, (w.start_s + w.end_s) / 2)
         text = said + " " + text
-        asked = {w.lower() for w in re.findall(r"\b(before|after)\b", q.text, re.I)}
-        if q.options and any(o.yes or o.no for o in q.options) and len(asked) == 1:
+        asked = asked_side(q.text)
+        if q.options and any(o.yes or o.no for o in q.options) and asked:
             return {"answer": text, "segments": segments(tl.events), "confidence": 0.7,
-                    "choice": yes_no(q, side == asked.pop())}  # "is it before the 1:30 mark?"
+                    "choice": yes_no(q, side == asked)}  # "is it before the 1:30 mark?"
         if q.options and side and not any(o.yes or o.no for o in q.options):
             choice_ = next((o.letter for o in q.options
                             if re.search(rf"\b{side}\b", o.text, re.I)), None)
@@ -91,16 +89,12 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
                            or until_next_text(q.text, ts[0], tl)):
         text = between[0] + " " + text
         if q.options and between[1] is not None and any(o.durations for o in q.options):
-            return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
-                    "choice": nearest(q.options, lambda o: o.durations[0] if o.durations
-                                      else None, between[1])}
+            return _by_duration(q, text, tl, between[1])
     elif not ts and tl.stretches and (not q.options or _GAP.search(q.text)):
         text = unnamed_text(q.text, tl.stretches, ctx.duration_s) + text  # their own order
         first_gap = gaps(tl.stretches)[:1]
         if first_gap and _GAP.search(q.text) and any(o.durations for o in q.options):
-            return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
-                    "choice": nearest(q.options, lambda o: o.durations[0] if o.durations
-                                      else None, first_gap[0])}
+            return _by_duration(q, text, tl, first_gap[0])
     choice, conf = None, 0.5
     if q.options:
         if all(o.types for o in q.options) and _ENDS.search(q.text):
@@ -119,6 +113,19 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
                     choice, conf = trues[0].letter, 0.6 if len(trues) == 1 else 0.35
     return {"answer": text, "choice": choice, "segments": segments(tl.events),
             "confidence": conf}
+
+
+def _by_duration(q: Question, text: str, tl: Timeline, seconds: float) -> dict[str, Any]:
+    """The answer with the option whose duration is nearest the time measured."""
+    return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
+            "choice": nearest(q.options, lambda o: o.durations[0] if o.durations else None,
+                              seconds)}
+
+
+def asked_side(text: str) -> str | None:
+    """"before" or "after", when the question names just one side of an instant."""
+    asked = {w.lower() for w in re.findall(r"\b(before|after)\b", text, re.I)}
+    return asked.pop() if len(asked) == 1 else None
 
 
 _ENDS = re.compile(r"\b(first|earlie\w*|last|latest|later|final)\b", re.I)
@@ -283,9 +290,9 @@ def instant_text(text: str, etype: str, tl: Timeline, t: float) -> tuple[str, st
     else:
         out = (f"Both: the {name} is seen on both sides of {hms(t)} ("
                + "; ".join(f"{hms(x)}-{hms(y)}" for x, y in spans) + ").")
-    asked = re.findall(r"\b(before|after)\b", text, re.I)
-    if asks_whether(text) and len(set(w.lower() for w in asked)) == 1:
-        out = ("Yes. " if side == asked[0].lower() else "No. ") + out
+    asked = asked_side(text)
+    if asks_whether(text) and asked:
+        out = ("Yes. " if side == asked else "No. ") + out
     return out, side or "both"
 
 

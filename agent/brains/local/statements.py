@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.brains.local.common import ev_line, option_span, segments, spans_text
+from agent.brains.local.common import ev_line, option_span, segments, spans_text, yes_no
 from agent.brains.local.evidence import Evidence
 from agent.brains.local.levels import events_level, level_word
 from agent.brains.stretches import Stretch, split_lasting, stretches
 from agent.context import RunContext
 from agent.questions import Option, Question, back_reference, type_name
 from agent.timefmt import hms
+from agent.times import ORDINALS
 
 # "Which statement is false?": the one the events bear out least.
 _FALSE = re.compile(r"\b(?:false|wrong|incorrect|untrue|not (?:true|correct|accurate))\b", re.I)
@@ -65,6 +66,11 @@ def statements(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "confidence": round(0.4 + 0.5 * spread, 2)}
 
 
+def _weight(s: Stretch) -> tuple[float, float]:
+    """How bad a stretch is, to rank it: its level, then its severity."""
+    return (events_level(s.events), s.severity)
+
+
 def compare_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any]:
     """Options pointing back at the degraded stretches in their order ("the first one", "the
     second one"): the worse (or milder) of the stretches they name, by level then severity."""
@@ -76,9 +82,7 @@ def compare_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any]:
                           + spans_text([s.to_event() for s in found]) + ".",
                 "choice": None, "segments": segments([s.to_event() for s in found]),
                 "confidence": 0.3}
-    def weight(s: Stretch) -> tuple[float, float]:
-        return (events_level(s.events), s.severity)
-    pick = (min if milder else max)(named, key=lambda k: weight(named[k]))
+    pick = (min if milder else max)(named, key=lambda k: _weight(named[k]))
     text = "; ".join(f"{k}: {type_name(s.type)} {hms(s.start_s)}-{hms(s.end_s)}, "
                      f"{level_word(s.severity, events_level(s.events))} (severity "
                      f"{s.severity:.2f})" for k, s in sorted(named.items()))
@@ -92,8 +96,6 @@ _GENERIC_RANK = re.compile(r"\bthe\s+(first|second|third|fourth|last|1st|2nd|3rd
                            r"(?:problem|issue|distortion|event|defect|artefact|artifact|glitch|"
                            r"degradation|degraded\s+\w+)s?\b", re.I)
 _ORDINAL = re.compile(r"\b(first|second|third|fourth|last|1st|2nd|3rd|4th)\b", re.I)
-_INDEX = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
-          "4th": 3, "last": -1}
 
 
 def ranked_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any] | None:
@@ -106,20 +108,16 @@ def ranked_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any] | No
     found = sorted(stretches(ev.all_events()), key=lambda s: s.start_s)
     if len(words) < 2:
         return None
-    i, j = (_INDEX[w] for w in words)
+    i, j = (-1 if w == "last" else ORDINALS[w] - 1 for w in words)
     if not (-len(found) <= i < len(found) and -len(found) <= j < len(found)):
         return {"answer": f"Only {len(found)} degraded stretch(es) were found, so there is no "
                           f"{words[0]} and {words[1]} to compare.", "choice": None,
                 "segments": segments([s.to_event() for s in found]), "confidence": 0.3}
     a, b = found[i], found[j]
-    worse = (events_level(a.events), a.severity) > (events_level(b.events), b.severity)
-    holds = (not worse and (events_level(a.events), a.severity) !=
-             (events_level(b.events), b.severity)) if milder else worse
+    holds = _weight(a) < _weight(b) if milder else _weight(a) > _weight(b)
     text = ("Yes. " if holds else "No. ") + "; ".join(
         f"the {w} problem: {type_name(s.type)} {hms(s.start_s)}-{hms(s.end_s)}, "
         f"{level_word(s.severity, events_level(s.events))} (severity {s.severity:.2f})"
         for w, s in zip(words, (a, b), strict=True)) + "."
-    yes = next((o.letter for o in q.options if o.yes), None)
-    no = next((o.letter for o in q.options if o.no), None)
-    return {"answer": text, "choice": yes if holds else no,
+    return {"answer": text, "choice": yes_no(q, holds),
             "segments": segments([a.to_event(), b.to_event()]), "confidence": 0.6}
