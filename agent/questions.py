@@ -114,6 +114,9 @@ def question_kind(question: str, options: Sequence[str] = ()) -> str:
 
 # "rate / score / grade <one type>": its level, said on the scale asked for.
 _RATES = re.compile(r"\b(?:rate|score|grade)\b|\bon a scale\b", re.IGNORECASE)
+# "What share of the video does the low frame rate affect?" asks a share, not a rating.
+_SHARE = re.compile(r"\b(?:fraction|percentage|proportion|share|percent|portion)\s+of\b|"
+                    r"\bhow much of\b", re.IGNORECASE)
 # "the longest / shortest <one type>": one event of the type picked by its length (also read
 # by the local brain's by_length).
 BY_LENGTH = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
@@ -155,7 +158,7 @@ def _kind(q: str, options: Sequence[str]) -> str:
     if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
         return "severity"
     if _RATES.search(low) and len({m.type for m in distortions(q)}) == 1 \
-            and not _CUE["yes_no_start"].match(low):
+            and not _CUE["yes_no_start"].match(low) and not _SHARE.search(low):
         return "severity"  # "rate the noise from 1 to 5": that one's level, on that scale
     for kind in VOCAB.kind_order:
         if VOCAB.kinds[kind].search(ordered if kind == "temporal_relation" else low):

@@ -51,6 +51,9 @@ WEAK_FRACTION = 0.5
 
 
 _UNIT_NAMES = {1.0: "second", 60.0: "minute", 3600.0: "hour"}
+# A question asking for all of them ("list every problem", "all the times it ...").
+_ALL_ASKED = re.compile(r"^\s*(?:please\s+)?(?:list|enumerate)\b|\b(?:all|every|each)\b",
+                        re.IGNORECASE)
 
 
 def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -62,6 +65,8 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     groups, brief = split_lasting(evs_all)
     top = max((g["severity"] for g in groups), default=0.0)
     evs = [g for g in groups if g["severity"] >= WEAK_FRACTION * top]  # the clear ones
+    if _ALL_ASKED.search(q.text):  # "list every problem": each lasting one, however mild
+        evs = groups
     weak = [g for g in groups if g not in evs] + brief
     if q.least_s is not None or q.most_s is not None:  # "when does it freeze for over 5 s?"
         evs, weak = q.lasting(groups + brief), []

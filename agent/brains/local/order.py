@@ -23,6 +23,12 @@ from agent.questions import Mention, Question, type_name
 from agent.timefmt import hms
 from agent.times import ORDINALS
 
+# "Right after" / "immediately before": the second stretch starts within this many seconds of
+# the first one's end (event edges are placed to within a second or two: samples every 0.5 s
+# and running medians of a few of them).
+NEXT_TO_S = 5.0
+_NEXT_TO = re.compile(r"\b(?:right|immediately|directly|straight|just)\s+(after|before)\b")
+
 
 def missing_types(q: Question, evs: Sequence[dict[str, Any]]) -> list[str]:
     """The (up to two) distortion types a question names that no event shows."""
@@ -334,6 +340,9 @@ def pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
     fa, fb = tl.first(a), tl.first(b)
     if fa is None or fb is None:
         return False
+    if m := _NEXT_TO.search(low):  # "does the noise start right after the blocking ends?"
+        gap = pair_gap(tl, b, a) if m.group(1) == "after" else pair_gap(tl, a, b)
+        return gap is not None and gap <= NEXT_TO_S
     if re.search(r"\b(followed|succeeded|trailed)\s+by\b", low):  # "A followed by B"
         return fa < fb
     if re.search(r"\bpreceded\s+by\b", low):  # "A preceded by B": B first

@@ -55,6 +55,10 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.type:
         evs = [e for e in evs if e["type"] == q.type]
     found = stretches(evs)
+    if q.least_s is not None or q.most_s is not None:  # "how many freezes last over 3 s?"
+        keep = {(e["start_s"], e["end_s"]) for e in q.lasting(
+            [{"start_s": s.start_s, "end_s": s.end_s} for s in found])}
+        found = [s for s in found if (s.start_s, s.end_s) in keep]
     types = stretch_types(found)
     total, n = total_s(found), len(found)
     asks_types = bool(re.search(r"\b(types?|kinds?|sorts?|categor\w*)\b", q.text, re.I))
@@ -80,7 +84,7 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     kinds = ", ".join(TYPE_NAMES.get(t, t) for t in sorted(types, key=types.get,
                                                              reverse=True))
     share = f" ({total / ctx.duration_s:.0%} of the video)" if ctx.duration_s > 0 else ""
-    text = (f"{n} distinct degraded stretch(es), {total:.0f} s in all{share}"
+    text = (f"{n} distinct degraded stretch(es){q.bound_text}, {total:.0f} s in all{share}"
             + (f", of {len(types)} kind(s): {kinds}" if types else "") + ". "
             + timeline_text([s.to_event() for s in found]))
     return {"answer": text, "choice": choice, "confidence": 0.55,

@@ -1,0 +1,130 @@
+"""Questions a third probe on the ffmpeg track found misread (session 25): "at roughly what
+minute ...?", "list all ...", "suffer more from A or from B?", "which combination of ...?",
+"in the first or the second half?", "what fraction ... by the low frame rate?", counts with a
+length bound, "which X is the strongest / weakest?" over "the first one .." options, and
+"right after"."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from agent.questions import question_kind
+from tools.model import Event
+
+
+def _blur_then_hue(duration=1800.0, blur=(327.0, 361.5), hue=(1218.5, 1244.0)):
+    return make_index(duration, [Event("blur", *blur, 0.7, 5.0, "softness", {}),
+                                 Event("colour", *hue, 0.31, 2.0, "hue shift", {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question", [
+    "At roughly what minute does the picture get blurry?",
+    "Approximately when does the picture get blurry?",
+    "What minute does the blur start in?",
+])
+def test_roughly_what_minute_is_a_localization(tmp_path, question):
+    opts = ("Minute 2", "Minute 5-6", "Minute 15", "Minute 25")
+    assert question_kind(question, opts) == "localization"
+    ans = ask(_blur_then_hue(), question, opts, tmp_path)
+    assert ans.choice == "B" and "Blur occurs from" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("question", [
+    "List all distortions with start and end times.",
+    "Give me the timestamps of every quality issue.",
+    "Please list the problems you found.",
+])
+def test_a_list_names_every_lasting_event_alike(tmp_path, question):
+    ans = ask(_blur_then_hue(180.0, (130.5, 156.5), (69.0, 83.5)), question, (), tmp_path)
+    assert "00:01:09.0" in ans.answer and "00:02:10.5" in ans.answer, ans.answer
+    assert "Weaker or brief" not in ans.answer, ans.answer
+
+
+def test_a_plain_when_still_sets_weak_events_apart(tmp_path):
+    ans = ask(_blur_then_hue(180.0, (130.5, 156.5), (69.0, 83.5)),
+              "When does the quality drop?", (), tmp_path)
+    assert "Weaker or brief candidates: colour" in ans.answer, ans.answer
+
+
+def _noise_and_blocks(gap_s=25.0):
+    return make_index(180.0, [Event("compression", 48.5, 74.0, 0.64, 5.0, "blocking", {}),
+                              Event("noise", 74.0 + gap_s, 120.0 + gap_s, 0.35, 2.0, "grain",
+                                    {})])
+
+
+@pytest.mark.parametrize("question", [
+    "Does the picture suffer more from noise or from compression?",
+    "Is the video affected more by noise or by compression?",
+])
+def test_more_from_a_or_b_compares_the_two(tmp_path, question):
+    assert question_kind(question, ("Noise", "Compression")) == "comparison"
+    ans = ask(_noise_and_blocks(), question, ("Noise", "Compression"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Which combination of problems does the video contain?",
+    "What mix of distortions is present?",
+])
+def test_a_combination_is_a_set_of_types(tmp_path, question):
+    opts = ("Noise and blocking", "Noise and blur", "Blocking and flicker", "Only noise")
+    assert question_kind(question, opts) == "integration"
+    ans = ask(_noise_and_blocks(), question, opts, tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+@pytest.mark.parametrize(("question", "options", "right"), [
+    ("Does the blur happen in the first or the second half?", ("First half", "Second half"),
+     "B"),
+    ("Is the blur at the start or at the end?", ("At the start", "At the end"), "B"),
+])
+def test_in_the_first_or_the_second_half_asks_where(tmp_path, question, options, right):
+    assert question_kind(question, options) == "localization"
+    ans = ask(_blur_then_hue(180.0, (140.0, 156.0), (10.0, 12.0)), question, options, tmp_path)
+    assert ans.choice == right, ans.answer
+
+
+def test_a_share_of_the_low_frame_rate_is_no_rating(tmp_path):
+    idx = make_index(180.0, [Event("frame_drop", 31.0, 44.2, 0.8, 4.0, "frame-rate drop",
+                                   {"hold_frames": 5, "effective_fps": 6.0})])
+    question = "What fraction of the video is affected by the low frame rate?"
+    opts = ("About 7%", "About 25%", "About 50%", "About 75%")
+    assert question_kind(question, opts) == "cumulative_effect"
+    ans = ask(idx, question, opts, tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_a_count_keeps_the_stretches_within_its_bounds(tmp_path):
+    idx = make_index(180.0, [Event("freeze", 16.8, 18.8, 0.64, 2.0, "frozen picture", {}),
+                             Event("freeze", 109.4, 113.4, 0.88, 4.0, "frozen picture", {}),
+                             Event("freeze", 127.0, 135.0, 1.0, 8.0, "frozen picture", {})])
+    ans = ask(idx, "How many freezes last longer than 3 seconds?", ("0", "1", "2", "3"),
+              tmp_path)
+    assert ans.choice == "C" and "lasting over 3 s" in ans.answer, ans.answer
+    ans = ask(idx, "How many freezes are there?", ("0", "1", "2", "3"), tmp_path)
+    assert ans.choice == "D", ans.answer
+
+
+@pytest.mark.parametrize(("question", "right"), [
+    ("Which contrast drop is the strongest?", "A"),
+    ("Which of the contrast drops is the weakest?", "C"),
+])
+def test_strongest_and_weakest_over_back_references(tmp_path, question, right):
+    idx = make_index(180.0, [
+        Event("exposure", 32.5, 53.5, 0.76, 4.0, "low contrast", {}),
+        Event("exposure", 82.4, 111.9, 0.5, 3.0, "low contrast", {}),
+        Event("exposure", 133.4, 167.9, 0.33, 2.0, "low contrast", {})])
+    ans = ask(idx, question, ("The first one", "The second one", "The third one"), tmp_path)
+    assert ans.choice == right, ans.answer
+
+
+@pytest.mark.parametrize(("gap_s", "right"), [(25.0, "B"), (1.0, "A")])
+def test_right_after_needs_the_next_stretch_to_follow_at_once(tmp_path, gap_s, right):
+    ans = ask(_noise_and_blocks(gap_s), "Does the noise start right after the blocking ends?",
+              ("Yes", "No"), tmp_path)
+    assert ans.choice == right, ans.answer
+    plain = ask(_noise_and_blocks(gap_s), "Does the noise start after the blocking ends?",
+                ("Yes", "No"), tmp_path)
+    assert plain.choice == "A", plain.answer
