@@ -103,13 +103,22 @@ def _digits_in_ranges(text: str) -> str:
                             + _padded(m.group(5)) + m.group(6), text)
 
 
+# "after minute 1:30", "at the minute 1:30": the clock time, not minute 1.
+_MINUTE_CLOCK = re.compile(r"\b(?:the\s+)?(?:minute|min)\.?\s+(?=\d+:\d{2}\b)", re.I)
+
+
+def _minute_clock(text: str) -> str:
+    """"minute 1:30" as "1:30" (the word blanked to the same length)."""
+    return _MINUTE_CLOCK.sub(lambda m: " " * len(m.group(0)), text)
+
+
 BRACKETED = re.compile(rf"[\[(]\s*({TIME}|{NUM})\s*s?\s*[,;]\s*({TIME}|{NUM})\s*s?\s*[\])]")
 
 
 def normalised(text: str) -> str:
     """The text with its spelt numbers as digits and its elliptic units said again; the
     positions of what comes before a change stay where they were."""
-    return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(text))))
+    return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(_minute_clock(text)))))
 
 
 # the share of a part each word of a part of it names

@@ -128,3 +128,30 @@ def test_right_after_needs_the_next_stretch_to_follow_at_once(tmp_path, gap_s, r
     plain = ask(_noise_and_blocks(gap_s), "Does the noise start after the blocking ends?",
                 ("Yes", "No"), tmp_path)
     assert plain.choice == "A", plain.answer
+
+
+def test_minute_before_a_clock_time_is_that_time():
+    from agent.questions import parse_question
+    for q in ("Is there blur after minute 1:30?", "Is there any blur after the minute 1:30?",
+              "¿Hay desenfoque después del minuto 1:30?"):
+        wins = parse_question(q, ("Yes", "No"), 180.0).windows
+        assert wins and wins[0].start_s >= 88.0, (q, wins)
+    wins = parse_question("Is there blur in minute 2?", ("Yes", "No"), 180.0).windows
+    assert (wins[0].start_s, wins[0].end_s) == (60, 120)
+
+
+def test_chinese_counts_over_numeral_options(tmp_path):
+    idx = make_index(180.0, [Event("freeze", 56.0, 58.0, 0.64, 2.0, "frozen picture", {}),
+                             Event("freeze", 66.5, 70.2, 0.84, 4.0, "frozen picture", {}),
+                             Event("freeze", 125.7, 132.9, 1.0, 8.0, "frozen picture", {})])
+    ans = ask(idx, "画面冻结了几次?", ("一次", "两次", "三次", "没有"), tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+def test_german_in_which_period_and_spanish_hue_words(tmp_path):
+    assert question_kind("In welchem Zeitraum ist das Bild zu dunkel?",
+                         ("0:10-0:30", "0:45-1:10")) == "localization"
+    from agent.questions import parse_question
+    p = parse_question("¿Qué problema es más grave, la sobreexposición o el cambio de tono?",
+                       ("La sobreexposición", "El cambio de tono"), 180.0)
+    assert [o.types[0].type for o in p.options] == ["exposure", "colour"]

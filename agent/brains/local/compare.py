@@ -326,10 +326,11 @@ def compare_types(q: Question, ev: Evidence,
     level = [t for t in named if t != top and top and grade.get(t) == grade[top]]
     if level:  # as severe at its worst: say what decided
         other = TYPE_NAMES.get(level[0], level[0])
+        name = TYPE_NAMES.get(top, top)
         text += (f" The {other} {agree(other, 'is', 'are')} as severe at "
-                 f"{agree(other, 'its', 'their')} worst; the {TYPE_NAMES.get(top, top)} spoils "
-                 "more of the "
-                 f"video ({spoilt.get(top, 0.0):.0f} against {spoilt.get(level[0], 0.0):.0f} "
+                 f"{agree(other, 'its', 'their')} worst; the {name} "
+                 f"{agree(name, 'spoils', 'spoil')} more of the video "
+                 f"({spoilt.get(top, 0.0):.0f} against {spoilt.get(level[0], 0.0):.0f} "
                  "severity-weighted seconds).")
     return {"answer": text, "choice": choice, "confidence": min(conf, 0.5) if level else conf,
             "segments": segments([e for e in lasting if e["type"] == top])}
