@@ -157,6 +157,10 @@ def _kind(q: str, options: Sequence[str]) -> str:
     levelled = sum(has_level(o) and not is_yes(o) and not is_no(o) for o in options)
     if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
         return "severity"
+    graded = sum(parse_option("A", o, 0.0).grade is not None for o in options)
+    if options and graded >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low) \
+            and len({m.type for m in distortions(q) or praised(q)}) == 1:
+        return "severity"  # "how good is the focus? good / fair / poor": that one's grade
     if _RATES.search(low) and len({m.type for m in distortions(q)}) == 1 \
             and not _CUE["yes_no_start"].match(low) and not _SHARE.search(low):
         return "severity"  # "rate the noise from 1 to 5": that one's level, on that scale
@@ -231,6 +235,7 @@ class Question:
     options: list[Option]
     duration_s: float
     least: bool = False  # asks for the least/mildest/best instead of the worst
+    praised: bool = False  # names a virtue ("the sharpness"), not a defect: its levels invert
     absent: bool = False  # a yes/no question asking whether the distortion is absent
     claim: str | None = None  # the trend a trend question claims (see trend_claim)
     n_segments: int | None = None
@@ -437,6 +442,7 @@ def _parse(
         options=opts,
         duration_s=float(duration_s),
         least=praise or bool(VOCAB.least.search(plain)),
+        praised=praise,
         absent=kind == "detection" and (praise or bool(VOCAB.absent.search(text))),
         claim=trend_claim(text, bool(types)) if kind == "trend" else None,
         n_segments=n_seg,

@@ -155,3 +155,41 @@ def test_german_in_which_period_and_spanish_hue_words(tmp_path):
     p = parse_question("¿Qué problema es más grave, la sobreexposición o el cambio de tono?",
                        ("La sobreexposición", "El cambio de tono"), 180.0)
     assert [o.types[0].type for o in p.options] == ["exposure", "colour"]
+
+
+def _soft_then_bright():
+    return make_index(180.0, [Event("blur", 43.5, 68.0, 0.84, 5.0, "softness", {}),
+                              Event("exposure", 112.4, 133.4, 0.4, 2.0, "too bright", {})])
+
+
+@pytest.mark.parametrize(("question", "options", "right"), [
+    ("How is the sharpness of the video between 0:45 and 1:05?", ("High", "Medium", "Low"),
+     "C"),
+    ("How is the sharpness of the video in the last 30 seconds?", ("High", "Medium", "Low"),
+     "A"),
+    ("How is the clarity of the video between 0:45 and 1:05?", ("High", "Medium", "Low"), "C"),
+    ("How is the clarity of the video in the last 30 seconds?", ("High", "Medium", "Low"),
+     "A"),
+    ("How good is the focus between 0:45 and 1:05?", ("Good", "Fair", "Poor"), "C"),
+    ("How severe is the blur between 0:45 and 1:05?", ("Low", "Medium", "High"), "C"),
+])
+def test_a_virtue_s_level_falls_as_its_defect_rises(tmp_path, question, options, right):
+    ans = ask(_soft_then_bright(), question, options, tmp_path)
+    assert ans.choice == right, ans.answer
+    assert "None of the options says so" not in ans.answer
+
+
+@pytest.mark.parametrize(("question", "right"), [
+    ("Are the colours of the video accurate throughout?", "A"),
+    ("Is the lighting of the video adequate throughout?", "B"),
+    ("Is the focus of the video good throughout?", "B"),
+])
+def test_virtues_with_the_video_named_between(tmp_path, question, right):
+    ans = ask(_soft_then_bright(), question, ("Yes", "No"), tmp_path)
+    assert ans.choice == right, ans.answer
+
+
+def test_the_segment_with_the_best_picture_quality_is_a_clean_one(tmp_path):
+    ans = ask(_soft_then_bright(), "Which time segment has the best picture quality?",
+              ("0:45-1:05", "1:55-2:10", "2:30-2:50"), tmp_path)
+    assert ans.choice == "C", ans.answer

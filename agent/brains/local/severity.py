@@ -68,7 +68,9 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 + "; ".join(ev_line(e) for e in evs[:3]) + ".", "choice": choice,
                 "segments": segments(evs), "confidence": 0.7}
     elif any(o.level is not None for o in q.options):
-        choice = nearest(q.options, lambda o: o.level, level)
+        # "how is the sharpness? high / medium / low": a virtue's level falls as the defect's
+        # rises (none: high, mild: medium, moderate or severe: low)
+        choice = nearest(q.options, lambda o: o.level, 3.0 - level if q.praised else level)
     elif any(o.grade is not None for o in q.options):
         choice = nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
     scale = scale_of(q.text) or number_scale(q)
@@ -97,7 +99,7 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"No {name} {agree(name, 'was', 'were')} detected {where(q, ctx.duration_s)}"
                 f"{score_note(data, q.type)}, so its severity is none.")
         picked = next((o for o in q.options if o.letter == choice), None)
-        if picked is not None and not (picked.none or picked.no) and level == 0:
+        if picked is not None and not (picked.none or picked.no or q.praised) and level == 0:
             # the options offer no "none": the mildest is the nearest, and said to be
             text += f" None of the options says so; {picked.text!r} is the nearest."
             conf = min(conf, 0.3)
