@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from tools.detectors import detect_events, gates
+from tools.detectors.blur_grade import regraded
 from tools.detectors.coder_softness import recoded
 from tools.detectors.confirm import confirm
 from tools.detectors.corruption import (
@@ -42,8 +43,8 @@ def derive(
     The detectors' raw events pass the calibrated limits of clean real footage (see
     tools/detectors/confirm.py) and, unless `gated` is off (calibration itself), their
     type's clean-footage severity gate, and soft stretches with the coder's kinks become
-    compression (tools/detectors/coder_softness.py); then they are cut to the video and
-    de-duplicated.
+    compression (tools/detectors/coder_softness.py) and the blur left is graded on one scale
+    (tools/detectors/blur_grade.py); then they are cut to the video and de-duplicated.
     `twins` off leaves out the judgement against the same picture elsewhere (the
     calibration's gates are set without it: see bench/calibrate.py).
     """
@@ -59,7 +60,7 @@ def derive(
         scenes, events = joined, _events(frames, samples, joined, fps, damage, twins)
     events = without_field_pairs(events)  # an interlaced stretch's own halved rate
     if gated:  # (the gates' and limits' own calibration sees the blur detectors' events)
-        events = recoded(gates.gated(events), samples, scenes)
+        events = regraded(recoded(gates.gated(events), samples, scenes), samples, scenes)
     t = frames.get("t", np.zeros(0))
     duration = float(t[-1] + 1.0 / fps) if len(t) else None
     events = without_design(gates.clipped(gates.deduplicated(events), duration), frames, duration)

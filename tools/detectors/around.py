@@ -1,13 +1,16 @@
 """What the footage around a frame usually shows, and how long a departure from it lasts:
-the two judgements the motion detectors (frame-rate drops, camera shake) share."""
+the two judgements the motion detectors (frame-rate drops, camera shake) share; and which
+samples lie around an event, in its shots (what coder_softness and blur_grade compare with)."""
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
 from tools.detectors.series import merge_runs, runs
+from tools.model import Event, Scene
 
 # The footage that sets a frame's usual level: the median over this much time each side.
 # Longer than any degradation found as a departure (a look lasting minutes is the footage's
@@ -60,3 +63,19 @@ def longest_departure(x: np.ndarray, fps: float, seconds: float) -> list[float]:
     held = held_for(x, fps, seconds)
     held = held[np.isfinite(held)]
     return [float(held.max())] if len(held) else []
+
+
+def around(e: Event, t: np.ndarray, scenes: list[Scene], others: Sequence[Event],
+           near_s: float) -> tuple[np.ndarray, np.ndarray]:
+    """(inside, near): the samples inside the event, and those within `near_s` of it in the
+    shots it touches, outside every other event."""
+    inside = (t >= e.start_s) & (t < e.end_s)
+    shots = [(s.start_s, s.end_s) for s in scenes if s.end_s > e.start_s and s.start_s < e.end_s]
+    near = (t >= e.start_s - near_s) & (t < e.end_s + near_s) & ~inside
+    in_shot = np.zeros(len(t), dtype=bool)
+    for a, b in shots or [(0.0, float("inf"))]:
+        in_shot |= (t >= a) & (t < b)
+    near &= in_shot
+    for o in others:
+        near &= ~((t >= o.start_s) & (t < o.end_s))
+    return inside, near

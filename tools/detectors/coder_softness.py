@@ -22,6 +22,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from tools.detectors.around import around
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.twin_events import MACROBLOCKING as SUBTYPE
 from tools.model import Event, Scene
@@ -40,15 +41,7 @@ def kink_ratio(e: Event, samples: dict[str, np.ndarray], scenes: list[Scene],
     if mb is None or t is None or len(t) == 0:
         return None
     mb, t = np.asarray(mb, dtype=np.float64), np.asarray(t, dtype=np.float64)
-    inside = (t >= e.start_s) & (t < e.end_s)
-    shots = [(s.start_s, s.end_s) for s in scenes if s.end_s > e.start_s and s.start_s < e.end_s]
-    near = (t >= e.start_s - NEAR_S) & (t < e.end_s + NEAR_S) & ~inside
-    in_shot = np.zeros(len(t), dtype=bool)
-    for a, b in shots or [(0.0, float("inf"))]:
-        in_shot |= (t >= a) & (t < b)
-    near &= in_shot
-    for o in others:
-        near &= ~((t >= o.start_s) & (t < o.end_s))
+    inside, near = around(e, t, scenes, others, NEAR_S)
     if inside.sum() < 3 or near.sum() < LEAST_NEAR:
         return None
     ref = float(np.median(mb[near]))
