@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bench.figures.anchors import freezedetect, metric_series, outlier_spans
 from bench.figures.track_runs import print_runs, run_tracks
 from bench.generate.corpus import concatenated, corpus_clips, looped, rate_families
@@ -125,7 +127,9 @@ def track_figures(track: Path, work: Path, anchors: bool) -> list[dict[str, Any]
                                                  (e["start_s"], e["end_s"])) > 0}),
                    "false_outside": outside if k == 0 else [],
                    "clean_s": (res["duration_s"] - sum(b - a for a, b in spans)) if k == 0
-                   else 0.0}
+                   else 0.0,
+                   "spill": spill_spans(res["events"], spans, res["duration_s"]) if k == 0
+                   else []}
             if anchors and truth["type"] in ANCHORS:
                 row["anchor"] = ANCHORS[truth["type"]]
                 row["anchor_iou"] = max((iou((truth["start_s"], truth["end_s"]), s)
@@ -133,6 +137,28 @@ def track_figures(track: Path, work: Path, anchors: bool) -> list[dict[str, Any]
                                         default=0.0)
             rows.append(row)
     return rows
+
+
+# Event edges are placed to within a second or two of a window's: untouched footage closer
+# than this to a window is not counted as covered by mistake.
+SPILL_TOL_S = 2.0
+SPILL_STEP_S = 0.1
+
+
+def spill_spans(events: list[dict[str, Any]], windows: list[tuple[float, float]],
+                duration_s: float) -> list[tuple[float, float]]:
+    """The stretches of untouched footage (farther than SPILL_TOL_S from every window) that
+    events cover, also where an event overlaps a window and runs on past it."""
+    n = int(np.ceil(duration_s / SPILL_STEP_S))
+    t = (np.arange(n) + 0.5) * SPILL_STEP_S
+    covered = np.zeros(n, dtype=bool)
+    for e in events:
+        covered |= (t >= e["start_s"]) & (t < e["end_s"])
+    for a, b in windows:
+        covered &= ~((t >= a - SPILL_TOL_S) & (t < b + SPILL_TOL_S))
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], covered.astype(np.int8), [0]])))
+    return [(float(t[i] - SPILL_STEP_S / 2), float(t[j - 1] + SPILL_STEP_S / 2))
+            for i, j in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def _family(codec: str) -> str:
@@ -182,6 +208,14 @@ def print_track(rows: list[dict[str, Any]]) -> None:
     for video, e in false:
         print(f"  false: {video}: {e['type']}/{e['subtype']} {e['start_s']:.1f}-"
               f"{e['end_s']:.1f} sev {e['severity']:.2f}")
+    spill = [(r["video"], a, b) for r in rows for a, b in r.get("spill", [])]
+    spill_s = sum(b - a for _, a, b in spill)
+    print(f"Untouched footage covered by any event (farther than {SPILL_TOL_S:g} s from every "
+          f"window, events running past their window included): {spill_s:.1f} s in "
+          f"{clean_h * 60:.0f} min ({spill_s / max(clean_h * 3600, 1e-9):.2%})")
+    for video, a, b in spill:
+        if b - a >= 5.0:
+            print(f"  covered: {video}: {a:.1f}-{b:.1f}")
     misses = [r for r in rows if r["iou"] < IOU_FOUND]
     for r in misses:
         print(f"  missed: {Path(str(r['video'])).name} {r['distortion']} L{r['level']} "

@@ -5,6 +5,7 @@ reach (no scene reference)."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -12,6 +13,7 @@ import numpy as np
 from tools.detectors import calibration as cal
 from tools.detectors.base import REPORT_SEVERITY, Context
 from tools.detectors.series import level_severity
+from tools.detectors.spatial_events import covering
 from tools.detectors.spatial_spec import SpatialSpec, severity
 from tools.model import Event
 
@@ -73,6 +75,13 @@ END_RUN_LIMITS: tuple[tuple[str, float, int, float, float,
 )
 END_RUN_MIN_SCENES = 3
 END_RUN_MIN_S = 30.0
+END_RUN_TAKEN_SHARE = 0.5  # a shot this much inside an event of the type found is not counted
+
+
+def _share(t: np.ndarray, shot: Any, mask: np.ndarray) -> float:
+    """The share of a shot's samples in `mask` (0 for a shot without samples)."""
+    inside = (t >= shot.start_s) & (t < shot.end_s)
+    return float(mask[inside].mean()) if inside.any() else 0.0
 
 
 def whole_key(signal: str, pct: float) -> str:
@@ -152,9 +161,12 @@ def judged_event(spec: SpatialSpec, level: float, clean: float, direction: int,
         evidence=evidence)
 
 
-def end_run_events(ctx: Context) -> list[Event]:
+def end_run_events(ctx: Context, events: Sequence[Event] = ()) -> list[Event]:
     """Events over the longest run of whole shots at the start or the end of the video (not
-    all of it) whose best decile is beyond an absolute limit."""
+    all of it) whose best decile is beyond an absolute limit. Shots lying mostly inside an
+    event of the spec's type found already are no evidence of a run (a brightened window's
+    flat white picture breaks into 'shots' of its own: with them, the next shot of a bright
+    but clean scene made a run of three), and their samples are not read."""
     samples, scenes = ctx.samples, ctx.scenes
     t = samples.get("t", np.zeros(0))
     if len(t) < WHOLE_VIDEO_MIN_SAMPLES or len(scenes) < END_RUN_MIN_SCENES + 1:
@@ -168,13 +180,16 @@ def end_run_events(ctx: Context) -> list[Event]:
             continue
         x = samples[signal].astype(np.float64)
         n = len(scenes)
+        taken = covering(t, [e for e in events if e.type == specs[signal].type])
+        own = [_share(t, s, taken) < END_RUN_TAKEN_SHARE for s in scenes]
         for from_end in (False, True):
             best = None
             for k in range(END_RUN_MIN_SCENES, n):  # the first (last) k shots
                 run = scenes[n - k:] if from_end else scenes[:k]
                 a, b = run[0].start_s, run[-1].end_s
-                inside = (t >= a) & (t < b)
-                if b - a < END_RUN_MIN_S or not np.isfinite(x[inside]).any():
+                inside = (t >= a) & (t < b) & ~taken
+                if b - a < END_RUN_MIN_S or not np.isfinite(x[inside]).any() or sum(
+                        own[n - k:] if from_end else own[:k]) < END_RUN_MIN_SCENES:
                     continue
                 level = float(np.nanpercentile(x[inside], pct))
                 if direction * (level - limit) < 0 or (guard is not None and np.nanpercentile(
@@ -196,7 +211,7 @@ def judge_whole(ctx: Context, events: list[Event]) -> list[Event]:
     dropped), or, when there is none, with the end runs' degradations added."""
     whole = whole_video_events(ctx, events)
     if not whole:
-        return events + end_run_events(ctx)
+        return events + end_run_events(ctx, events)
     # what the whole-video degradation explains elsewhere is its doing (its own type's
     # stretches inside it are parts of it; another measure of its type that also spans the
     # video tells more of what it is: both stay)
