@@ -40,6 +40,7 @@ def growth_claim(text: str) -> str | None:
 _LESSENS = re.compile(r"\b(fad(?:e|es|ed|ing)|diminish\w*|decreas\w*|lessen\w*|subsid\w*|"
                       r"disappear\w*|vanish\w*|go(?:es)? away|weaken\w*|die(?:s)? down|"
                       r"eas(?:e|es|ing) off|clear(?:s|ed)? up|recede\w*|goes down|"
+                      r"taper(?:s|ed|ing)? off|wan(?:e|es|ed|ing)|"
                       r"weaker|milder|lighter|fainter|"
                       r"less (?:noticeable|visible|severe|frequent))\b",
                       re.I)

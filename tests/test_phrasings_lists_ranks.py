@@ -193,3 +193,37 @@ def test_the_segment_with_the_best_picture_quality_is_a_clean_one(tmp_path):
     ans = ask(_soft_then_bright(), "Which time segment has the best picture quality?",
               ("0:45-1:05", "1:55-2:10", "2:30-2:50"), tmp_path)
     assert ans.choice == "C", ans.answer
+
+
+def _desaturated(a=97.0, b=125.0):
+    return make_index(180.0, [Event("colour", a, b, 0.55, 3.0, "desaturation", {})])
+
+
+def test_washed_out_or_faded_is_answered_by_a_desaturation_too(tmp_path):
+    ans = ask(_desaturated(), "Is the image washed out or faded between 1:40 and 2:00?",
+              ("Yes", "No"), tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_an_option_saying_they_fade_names_the_colours_draining(tmp_path):
+    ans = ask(_desaturated(), "What happens to the colours after 1:30?",
+              ("They fade", "They become too strong", "They turn green", "Nothing"), tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_darker_towards_the_end_with_yes_no_options_reads_the_end(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 133.5, 158.0, 0.38, 2.0, "too dark", {})])
+    ans = ask(idx, "Does the video become darker towards the end?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "A" and ans.answer.startswith("Yes"), ans.answer
+    early = make_index(180.0, [Event("exposure", 10.0, 40.0, 0.6, 2.0, "too dark", {})])
+    ans = ask(early, "Does the video become darker towards the end?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("question", ["Does the flicker die down towards the end?",
+                                      "Does the noise subside later on?",
+                                      "Does the grain taper off as the video goes on?"])
+def test_dying_down_is_a_trend_that_improves(question):
+    from agent.questions import parse_question
+    p = parse_question(question, ("Yes", "No"), 180.0)
+    assert p.kind == "trend" and p.claim == "improving", p

@@ -109,7 +109,8 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"No {subject} was found anywhere in the video, so it neither grows nor fades "
                 "(stable).")
     # ("No flicker was found ..." says no already)
-    toward_end = not q.options and bool(_AT_THE_END.search(q.text)) and len(prof) >= 3
+    toward_end = (not q.options or all(o.yes or o.no for o in q.options)) and bool(
+        _AT_THE_END.search(q.text)) and len(prof) >= 3
     if claimed in ("degrading", "improving") and toward_end and found:
         # "does it get brighter near the end?": the end against the rest, not a trend
         k = max(1, len(prof) // 3)
@@ -121,6 +122,8 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 + (": " + ", ".join(f"{hms(st.start_s)}-{hms(st.end_s)} severity "
                                     f"{st.severity:.2f}" for st in late[:4]) if late else ""))
         text = verdict(holds, said + ". " + text)
+        if q.options:  # yes / no: the end against the rest decides
+            choice = yes_no(q, holds)
     elif claimed and asks_whether(q.text) and (found or not q.types):
         text = ("Yes. " if claimed == measured else "No. ") + text
     return {"answer": text, "choice": choice, "confidence": 0.6,
