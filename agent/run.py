@@ -23,6 +23,7 @@ from agent.brains.base import Brain, accepts_images
 from agent.brains.redact import scrub_value
 from agent.context import RunContext
 from agent.graph import build_graph, collect_evidence, recursion_limit
+from agent.options import letters
 from agent.timefmt import hms
 from agent.toolbox import Toolbox
 from agent.trace import TraceRecorder
@@ -72,6 +73,10 @@ def answer_question(
     t0 = time.perf_counter()
     if not question or not question.strip():
         raise UsageError("the question is empty: ask something, e.g. 'When does flicker occur?'")
+    empty = [k for k, o in zip(letters(len(options)), options, strict=True) if not str(o).strip()]
+    if empty:
+        raise UsageError(f"option {', '.join(empty)} is empty: give each option its text, or "
+                         "leave the options out")
     b = get_brain(brain, **(brain_options or {})) if isinstance(brain, str) else brain
     if index is None:
         from tools.index import get_index

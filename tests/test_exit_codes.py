@@ -75,6 +75,15 @@ def test_empty_question_is_a_usage_error(tmp_path, question):
     assert "question is empty" in res.output
 
 
+@pytest.mark.parametrize("options", [["", "No"], ["Yes", "  "]])
+def test_an_empty_option_is_a_usage_error(tmp_path, options):
+    args = [a for o in options for a in ("-o", o)]
+    res = agent("answer", tmp_path / "missing.mp4", "Is it noisy?", *args, "--cache-dir",
+                tmp_path)
+    assert res.exit_code == EXIT_USAGE and one_line(res)
+    assert "is empty" in res.output and ("option A" in res.output or "option B" in res.output)
+
+
 def test_agent_codes_for_input_usage_and_endpoint(tmp_path, monkeypatch):
     bad = tmp_path / "bad.mp4"
     bad.write_text("not a video")
