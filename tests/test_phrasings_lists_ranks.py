@@ -227,3 +227,9 @@ def test_dying_down_is_a_trend_that_improves(question):
     from agent.questions import parse_question
     p = parse_question(question, ("Yes", "No"), 180.0)
     assert p.kind == "trend" and p.claim == "improving", p
+
+
+def test_defect_level_words_over_a_virtue_still_grade_the_defect(tmp_path):
+    ans = ask(_soft_then_bright(), "How is the sharpness between 0:45 and 1:05?",
+              ("Mild", "Moderate", "Severe"), tmp_path)
+    assert ans.choice == "C", ans.answer

@@ -27,6 +27,13 @@ from tools.timeline import span_union_s
 _FPS = re.compile(r"\b(?:fps|frames? (?:per|a) second|frame ?rate)\b|\d\s*fps\b", re.I)
 
 
+# Option words that grade a defect, not a virtue: over them "how is the sharpness?" still asks
+# how bad its loss is ("severe"), while "high / medium / low" grade the sharpness itself.
+_DEFECT_LEVEL = re.compile(r"\b(?:mild|mildly|moderate|moderately|severe|severely|slight|"
+                           r"slightly|serious|heavy|minor|major|strong|weak|light|intense|"
+                           r"extreme|none)\b", re.I)
+
+
 def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The named distortion's level (mild / moderate / severe), duration or grade."""
     low = q.text.lower()
@@ -70,7 +77,8 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     elif any(o.level is not None for o in q.options):
         # "how is the sharpness? high / medium / low": a virtue's level falls as the defect's
         # rises (none: high, mild: medium, moderate or severe: low)
-        choice = nearest(q.options, lambda o: o.level, 3.0 - level if q.praised else level)
+        virtue = q.praised and not any(_DEFECT_LEVEL.search(o.text) for o in q.options)
+        choice = nearest(q.options, lambda o: o.level, 3.0 - level if virtue else level)
     elif any(o.grade is not None for o in q.options):
         choice = nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
     scale = scale_of(q.text) or number_scale(q)
