@@ -3,8 +3,9 @@
 Pure text processing, no video. The words come from the vocabulary data file
 (agent/brains/local/vocabulary.toml); a question in German, French, Spanish or Chinese is
 first glossed into English (agent/language.py), one in any other language is marked
-`not_understood`. Times live in agent/times.py, distortion names in agent/distortions.py,
-option claims in agent/options.py; their public names are importable from here too.
+`not_understood`. Its kind is read in agent/kinds.py, times in agent/times.py, distortion
+names in agent/distortions.py, option claims in agent/options.py; their public names are
+importable from here too.
 """
 
 from __future__ import annotations
@@ -23,15 +24,20 @@ from agent.distortions import (
     praised,
     type_name,
 )
+from agent.kinds import (
+    BY_LENGTH,
+    KINDS,
+    TYPED_KINDS,
+    kind_of,
+    question_kind,
+    unrecognised,
+)
 from agent.language import gloss, read
 from agent.options import (
     GRADE_WORDS,
     LEVEL_WORDS,
     TREND_WORDS,
     Option,
-    has_level,
-    is_no,
-    is_yes,
     letters,
     parse_option,
 )
@@ -39,7 +45,6 @@ from agent.spelling import correct
 from agent.times import (
     ORDINALS,
     POINT_HALF_WIDTH_S,
-    SIDE_OF_TIME,
     Window,
     parse_time,
     segment_count,
@@ -47,20 +52,9 @@ from agent.times import (
     windows,
 )
 from agent.trends import grows, growth_claim, trend_claim
-from agent.vocabulary import vocabulary, words
+from agent.vocabulary import vocabulary
 
 VOCAB = vocabulary()
-
-KINDS: tuple[str, ...] = (
-    "detection", "localization", "classification", "severity", "comparison",
-    "cumulative_effect", "integration", "temporal_relation", "stability", "dominant_factor",
-    "trend", "overall", "open", "out_of_scope", "not_understood",
-)
-# Kinds whose answer depends on the distortion type named: when none known is named, the
-# question's unknown words are reported.
-TYPED_KINDS = ("localization", "detection", "severity", "comparison", "open")
-_CUE = VOCAB.cues
-_SCOPE = VOCAB.scope
 
 
 # "more than twice", "at least 3 times", "fewer than two freezes": a bound on how many events
@@ -72,11 +66,6 @@ _COUNT_BOUND = re.compile(
 _COUNT_OPS = {"more than": "gt", "over": "gt", "at least": "ge", "fewer than": "lt",
               "less than": "lt", "at most": "le", "no more than": "le"}
 
-
-# "first" / "last" said of when one distortion shows up (not "the first half": a window)
-_FIRST_OR_LAST = re.compile(r"\b(?:first|earliest|initially|last|latest)\b"
-                            r"(?!\s+(?:half|third|quarter|minute|minutes|second|seconds|part|"
-                            r"section|segment|hour|few|\d))", re.I)
 
 def count_bound(text: str) -> tuple[str, float] | None:
     """("gt" | "ge" | "lt" | "le", N) when the text bounds how many events there are."""
@@ -93,124 +82,6 @@ def _unbounded(text: str) -> str:
     twice"): they ask for no comparison and no least."""
     return re.sub(r"\bat (?:least|most)\b", " ", _COUNT_BOUND.sub(" ", BOUND.sub(" ", text)),
                   flags=re.IGNORECASE)
-
-
-# Question words: a question without any of them asks yes or no.
-_WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
-
-
-def _is_quality(text: str) -> bool:
-    """Whether a text uses a word of picture quality (beyond naming the video itself)."""
-    return bool(_SCOPE["quality"].search(text))
-
-
-def question_kind(question: str, options: Sequence[str] = ()) -> str:
-    """The LongVQUBench dimension a question asks about (a key of KINDS)."""
-    reading = read(question, " ".join(options))
-    if not reading.supported:
-        return "not_understood"
-    return _kind(reading.gloss, [gloss(o, reading.code) for o in options])
-
-
-# "rate / score / grade <one type>": its level, said on the scale asked for.
-_RATES = re.compile(r"\b(?:rate|score|grade)\b|\bon a scale\b", re.IGNORECASE)
-# "What share of the video does the low frame rate affect?" asks a share, not a rating.
-_SHARE = re.compile(r"\b(?:fraction|percentage|proportion|share|percent|portion)\s+of\b|"
-                    r"\bhow much of\b", re.IGNORECASE)
-# "the longest / shortest <one type>": one event of the type picked by its length (also read
-# by the local brain's by_length).
-BY_LENGTH = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
-
-
-def _kind(q: str, options: Sequence[str]) -> str:
-    """The kind of a question already in English words (see question_kind)."""
-    q = q.strip()
-    low = q.lower()
-    ordered = SIDE_OF_TIME.sub(" ", low)  # "after 1:00" names a window, not an order
-    has_dist = bool(distortions(q)) or bool(praised(q)) or mentions_generic(q)
-    if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
-            _SCOPE["medium"].sub("", q)):
-        return "out_of_scope"
-    if not options and _CUE["open_starts"].match(low) and not (
-            low.startswith("how") and VOCAB.kinds["trend"].search(low)):
-        return "open"  # (but "how does the quality develop over time?" is a trend)
-    if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
-            and not _CUE["yes_no_start"].match(low) and len({m.type for m in distortions(q)}) == 1:
-        return "localization"  # "which freeze lasts the longest?": that one, and when
-    if _FIRST_OR_LAST.search(low) and _CUE["asks_time"].search(low) \
-            and not re.search(r"\b(?:which|or|before|after|than)\b", low) \
-            and len({m.type for m in distortions(q)}) == 1:
-        return "localization"  # "when does the noise appear first?": that one, and when
-    opt_windows = [o for o in options if windows(o, 3600.0)]
-    if len(options) >= 2 and not has_dist and sum(
-            bool(distortions(o)) and o in opt_windows for o in options) >= 2:
-        return "classification"  # "which statement is true?" over claims of a type somewhere
-    # Options that are all times ask "when", even when the question reads "which segment".
-    if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \
-            and not _CUE["ranking"].search(low):
-        return "localization"
-    # "Which of these stretches ...?" over options that are all times ranks them.
-    if options and len(opt_windows) == len(options) >= 2 and re.search(r"\bwhich\b", low):
-        return "comparison"
-    if grows(low):
-        return "trend"
-    levelled = sum(has_level(o) and not is_yes(o) and not is_no(o) for o in options)
-    if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
-        return "severity"
-    graded = sum(parse_option("A", o, 0.0).grade is not None for o in options)
-    if options and graded >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low) \
-            and len({m.type for m in distortions(q) or praised(q)}) == 1:
-        return "severity"  # "how good is the focus? good / fair / poor": that one's grade
-    if _RATES.search(low) and len({m.type for m in distortions(q)}) == 1 \
-            and not _CUE["yes_no_start"].match(low) and not _SHARE.search(low):
-        return "severity"  # "rate the noise from 1 to 5": that one's level, on that scale
-    for kind in VOCAB.kind_order:
-        if VOCAB.kinds[kind].search(ordered if kind == "temporal_relation" else low):
-            if kind == "comparison" and _CUE["which_type"].search(low) \
-                    and not _CUE["pairwise"].search(low):
-                return "classification"
-            if kind == "comparison" and (_CUE["unit_where"].search(low)
-                                         or _CUE["part_where"].search(low)):
-                return "localization"
-            if kind == "severity" and _CUE["yes_no_start"].match(low) \
-                    and not _CUE["how"].search(low):
-                continue
-            return kind
-    if options and all(is_yes(o) or is_no(o) for o in options):
-        return "detection"
-    if options and sum(bool(parse_option("A", o, 0.0).trend) for o in options) >= max(
-            2, len(options) - 1):
-        return "trend"  # "how does it hold up?" over options that are all trends
-    if not options:
-        if (has_dist or VOCAB.absent.search(low)) and re.search(r"[?？]\s*$", q) \
-                and not _WH.search(low):
-            return "detection"  # "¿La imagen es nítida?": yes/no in any word order
-        return "open" if has_dist or _is_quality(q) else "not_understood"
-    if sum(bool(distortions(o)) for o in options) >= len(options) - 1:
-        return "classification"
-    if not has_dist and not _is_quality(q):
-        return "not_understood"
-    return "overall"
-
-
-def unrecognised(text: str, lang: str = "en") -> list[str]:
-    """Words of a question that no part of the vocabulary knows (at most three): what a
-    question that names no known quality term may have called its problem."""
-    known = [*VOCAB.kinds.values(), *_CUE.values(), *_SCOPE.values(), VOCAB.least,
-             VOCAB.none]
-    covered = words(known, text) + [(f.start, f.end) for f in VOCAB.terms.find(text)] + [
-        (f.start, f.end) for f in VOCAB.generic.find(text)]
-    stop = VOCAB.languages[lang].stopwords if lang in VOCAB.languages else frozenset()
-    out: list[str] = []
-    for m in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?", text):
-        w = m.group(0).lower()
-        if len(w) < 3 or w in VOCAB.common or w in stop or w in LEVEL_WORDS or \
-                w in GRADE_WORDS or w in ORDINALS or any(a < m.end() and m.start() < b
-                                                         for a, b in covered):
-            continue
-        if parse_time(w) is None and w not in out and not re.fullmatch(r"\w+(ly|ing)", w):
-            out.append(w)
-    return out[:3]
 
 
 def rank_event(evs: Sequence[dict], rank: int, etype: str) -> dict | None:
@@ -419,7 +290,7 @@ def _parse(
     for _, _, (a, b) in reversed(ranks):  # "the last glitch" names an event, not an order
         plain = plain[:a] + "the " + plain[b:]
     plain = _unbounded(plain)
-    kind = _kind(plain, opt_texts) if reading.supported else "not_understood"
+    kind = kind_of(plain, opt_texts) if reading.supported else "not_understood"
     least_s, most_s = duration_bounds(text)
     types = distortions(text) if reading.supported else []
     # "Is the image sharp?" names no defect, only a picture free of one: ask about its absence
@@ -457,7 +328,8 @@ def _parse(
 
 
 __all__ = [
-    "GRADE_WORDS", "KINDS", "LEVEL_WORDS", "POINT_HALF_WIDTH_S", "TREND_WORDS", "TYPE_NAMES",
+    "BY_LENGTH", "GRADE_WORDS", "KINDS", "LEVEL_WORDS", "POINT_HALF_WIDTH_S", "TREND_WORDS",
+    "TYPE_NAMES",
     "Mention", "Option", "Question", "Window", "back_reference", "distortion_type",
     "distortions", "durations",
     "growth_claim", "grows", "letters", "mentions_generic", "numbers", "parse_option",

@@ -233,3 +233,21 @@ def test_defect_level_words_over_a_virtue_still_grade_the_defect(tmp_path):
     ans = ask(_soft_then_bright(), "How is the sharpness between 0:45 and 1:05?",
               ("Mild", "Moderate", "Severe"), tmp_path)
     assert ans.choice == "C", ans.answer
+
+
+@pytest.mark.parametrize(("question", "right"), [
+    ("How far into the video does the colour problem start?", "C"),
+    ("After how many minutes does the colour shift end?", "C"),
+])
+def test_offsets_over_duration_options_place_the_event(tmp_path, question, right):
+    ans = ask(_blur_then_hue(), question, ("About 5 minutes", "About 12 minutes",
+                                           "About 20 minutes", "About 28 minutes"), tmp_path)
+    assert ans.choice == right, ans.answer
+
+
+def test_how_much_of_the_30_minute_video_is_a_share(tmp_path):
+    opts = ("Under 5%", "About 25%", "About 50%", "Over 75%")
+    assert question_kind("How much of the 30-minute video is affected?", opts) \
+        == "cumulative_effect"
+    ans = ask(_blur_then_hue(), "How much of the 30-minute video is affected?", opts, tmp_path)
+    assert ans.choice == "A", ans.answer

@@ -19,6 +19,7 @@ from agent.brains.local.common import (
     by_type,
     ev_line,
     iou,
+    nearest,
     none_option,
     option_span,
     score_note,
@@ -51,6 +52,9 @@ WEAK_FRACTION = 0.5
 
 
 _UNIT_NAMES = {1.0: "second", 60.0: "minute", 3600.0: "hour"}
+# "How far in does it end?": the option offsets are read against the end.
+_ENDS = re.compile(r"\b(?:end|ends|ended|ending|stop|stops|stopped|finish|finishes|"
+                   r"finished|over)\b", re.IGNORECASE)
 # A question asking for all of them ("list every problem", "all the times it ...").
 _ALL_ASKED = re.compile(r"^\s*(?:please\s+)?(?:list|enumerate)\b|\b(?:all|every|each)\b",
                         re.IGNORECASE)
@@ -102,6 +106,11 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 conf = min(0.95, 0.4 + best)
         else:
             choice = none_option(q)
+        if choice is None and evs and all(o.durations and not sp for o, sp in opts):
+            # "how far into the video does it start? about 5 / 12 / 20 minutes": offsets
+            at = (max(e["end_s"] for e in evs) if _ENDS.search(q.text)
+                  else min(e["start_s"] for e in evs))
+            choice, conf = nearest(q.options, lambda o: o.durations[0], at), 0.7
         if choice is None:
             choice = worst_option(ev.get("compare_windows"), opts)
             conf = 0.3

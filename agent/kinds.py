@@ -1,0 +1,152 @@
+"""Which LongVQUBench dimension a question asks about (its kind), read from its English
+gloss and its options with the cues of the vocabulary data file; and the words of a question
+that no part of the vocabulary knows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from agent.distortions import distortions, mentions_generic, praised
+from agent.language import gloss, read
+from agent.options import GRADE_WORDS, LEVEL_WORDS, has_level, is_no, is_yes, parse_option
+from agent.times import ORDINALS, SIDE_OF_TIME, parse_time, windows
+from agent.trends import grows
+from agent.vocabulary import vocabulary, words
+
+VOCAB = vocabulary()
+
+KINDS: tuple[str, ...] = (
+    "detection", "localization", "classification", "severity", "comparison",
+    "cumulative_effect", "integration", "temporal_relation", "stability", "dominant_factor",
+    "trend", "overall", "open", "out_of_scope", "not_understood",
+)
+# Kinds whose answer depends on the distortion type named: when none known is named, the
+# question's unknown words are reported.
+TYPED_KINDS = ("localization", "detection", "severity", "comparison", "open")
+_CUE = VOCAB.cues
+_SCOPE = VOCAB.scope
+
+# "first" / "last" said of when one distortion shows up (not "the first half": a window)
+_FIRST_OR_LAST = re.compile(r"\b(?:first|earliest|initially|last|latest)\b"
+                            r"(?!\s+(?:half|third|quarter|minute|minutes|second|seconds|part|"
+                            r"section|segment|hour|few|\d))", re.I)
+
+# Question words: a question without any of them asks yes or no.
+_WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
+
+
+def _is_quality(text: str) -> bool:
+    """Whether a text uses a word of picture quality (beyond naming the video itself)."""
+    return bool(_SCOPE["quality"].search(text))
+
+
+def question_kind(question: str, options: Sequence[str] = ()) -> str:
+    """The LongVQUBench dimension a question asks about (a key of KINDS)."""
+    reading = read(question, " ".join(options))
+    if not reading.supported:
+        return "not_understood"
+    return kind_of(reading.gloss, [gloss(o, reading.code) for o in options])
+
+
+# "rate / score / grade <one type>": its level, said on the scale asked for.
+_RATES = re.compile(r"\b(?:rate|score|grade)\b|\bon a scale\b", re.IGNORECASE)
+# "What share of the video does the low frame rate affect?" asks a share, not a rating.
+_SHARE = re.compile(r"\b(?:fraction|percentage|proportion|share|percent|portion)\s+of\b|"
+                    r"\bhow much of\b", re.IGNORECASE)
+# "the longest / shortest <one type>": one event of the type picked by its length (also read
+# by the local brain's by_length).
+BY_LENGTH = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
+
+
+def kind_of(q: str, options: Sequence[str]) -> str:
+    """The kind of a question already in English words (see question_kind)."""
+    q = q.strip()
+    low = q.lower()
+    ordered = SIDE_OF_TIME.sub(" ", low)  # "after 1:00" names a window, not an order
+    has_dist = bool(distortions(q)) or bool(praised(q)) or mentions_generic(q)
+    if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
+            _SCOPE["medium"].sub("", q)):
+        return "out_of_scope"
+    if not options and _CUE["open_starts"].match(low) and not (
+            low.startswith("how") and VOCAB.kinds["trend"].search(low)):
+        return "open"  # (but "how does the quality develop over time?" is a trend)
+    if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
+            and not _CUE["yes_no_start"].match(low) and len({m.type for m in distortions(q)}) == 1:
+        return "localization"  # "which freeze lasts the longest?": that one, and when
+    if _FIRST_OR_LAST.search(low) and _CUE["asks_time"].search(low) \
+            and not re.search(r"\b(?:which|or|before|after|than)\b", low) \
+            and len({m.type for m in distortions(q)}) == 1:
+        return "localization"  # "when does the noise appear first?": that one, and when
+    if re.search(r"\b(?:after|within) how (?:many|much|long)\b|\bhow far (?:into|in)\b", low) \
+            and len({m.type for m in distortions(q)}) <= 1:
+        return "localization"  # "after how many minutes does the blur start?": when
+    opt_windows = [o for o in options if windows(o, 3600.0)]
+    if len(options) >= 2 and not has_dist and sum(
+            bool(distortions(o)) and o in opt_windows for o in options) >= 2:
+        return "classification"  # "which statement is true?" over claims of a type somewhere
+    # Options that are all times ask "when", even when the question reads "which segment".
+    if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \
+            and not _CUE["ranking"].search(low):
+        return "localization"
+    # "Which of these stretches ...?" over options that are all times ranks them.
+    if options and len(opt_windows) == len(options) >= 2 and re.search(r"\bwhich\b", low):
+        return "comparison"
+    if grows(low):
+        return "trend"
+    levelled = sum(has_level(o) and not is_yes(o) and not is_no(o) for o in options)
+    if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
+        return "severity"
+    graded = sum(parse_option("A", o, 0.0).grade is not None for o in options)
+    if options and graded >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low) \
+            and len({m.type for m in distortions(q) or praised(q)}) == 1:
+        return "severity"  # "how good is the focus? good / fair / poor": that one's grade
+    if _RATES.search(low) and len({m.type for m in distortions(q)}) == 1 \
+            and not _CUE["yes_no_start"].match(low) and not _SHARE.search(low):
+        return "severity"  # "rate the noise from 1 to 5": that one's level, on that scale
+    for kind in VOCAB.kind_order:
+        if VOCAB.kinds[kind].search(ordered if kind == "temporal_relation" else low):
+            if kind == "comparison" and _CUE["which_type"].search(low) \
+                    and not _CUE["pairwise"].search(low):
+                return "classification"
+            if kind == "comparison" and (_CUE["unit_where"].search(low)
+                                         or _CUE["part_where"].search(low)):
+                return "localization"
+            if kind == "severity" and _CUE["yes_no_start"].match(low) \
+                    and not _CUE["how"].search(low):
+                continue
+            return kind
+    if options and all(is_yes(o) or is_no(o) for o in options):
+        return "detection"
+    if options and sum(bool(parse_option("A", o, 0.0).trend) for o in options) >= max(
+            2, len(options) - 1):
+        return "trend"  # "how does it hold up?" over options that are all trends
+    if not options:
+        if (has_dist or VOCAB.absent.search(low)) and re.search(r"[?？]\s*$", q) \
+                and not _WH.search(low):
+            return "detection"  # "¿La imagen es nítida?": yes/no in any word order
+        return "open" if has_dist or _is_quality(q) else "not_understood"
+    if sum(bool(distortions(o)) for o in options) >= len(options) - 1:
+        return "classification"
+    if not has_dist and not _is_quality(q):
+        return "not_understood"
+    return "overall"
+
+def unrecognised(text: str, lang: str = "en") -> list[str]:
+    """Words of a question that no part of the vocabulary knows (at most three): what a
+    question that names no known quality term may have called its problem."""
+    known = [*VOCAB.kinds.values(), *_CUE.values(), *_SCOPE.values(), VOCAB.least,
+             VOCAB.none]
+    covered = words(known, text) + [(f.start, f.end) for f in VOCAB.terms.find(text)] + [
+        (f.start, f.end) for f in VOCAB.generic.find(text)]
+    stop = VOCAB.languages[lang].stopwords if lang in VOCAB.languages else frozenset()
+    out: list[str] = []
+    for m in re.finditer(r"[^\W\d_]+(?:'[^\W\d_]+)?", text):
+        w = m.group(0).lower()
+        if len(w) < 3 or w in VOCAB.common or w in stop or w in LEVEL_WORDS or \
+                w in GRADE_WORDS or w in ORDINALS or any(a < m.end() and m.start() < b
+                                                         for a, b in covered):
+            continue
+        if parse_time(w) is None and w not in out and not re.fullmatch(r"\w+(ly|ing)", w):
+            out.append(w)
+    return out[:3]
