@@ -115,6 +115,7 @@ class Question:
     unknown: list[str] = field(default_factory=list)
     count: tuple[str, float] | None = None  # a bound on how many ("more than twice")
     ranks: list[tuple[int, str]] = field(default_factory=list)  # "the first freeze": (1, ...)
+    besides: list[str] = field(default_factory=list)  # "apart from the noise": set aside
     least_s: float | None = None  # events must last at least this long ("longer than 5 s")
     most_s: float | None = None  # ... and at most this long ("under 2 seconds")
     corrected: list[tuple[str, str]] = field(default_factory=list)  # typos read: (as, for)
@@ -271,6 +272,17 @@ def _as_named(o: Option, wins: Sequence[Window], parts: int | None = None,
     return replace(o, windows=[Window(w.start_s, w.end_s, o.text.strip())])
 
 
+# "Apart from the noise, is anything wrong?": the types named in such a clause are set aside
+# (the question asks about the others).
+_BESIDES = re.compile(r"\b(?:apart from|besides|other than|except(?: for)?|aside from|"
+                      r"excluding|not counting|leaving aside)\b[^,;?.!]{0,40}", re.IGNORECASE)
+
+
+def _set_aside(text: str, pos: int) -> bool:
+    """Whether the word at `pos` lies in a clause that sets it aside."""
+    return any(m.start() <= pos < m.end() for m in _BESIDES.finditer(text))
+
+
 def _parse(
     question: str,
     options: Sequence[str],
@@ -293,6 +305,8 @@ def _parse(
     kind = kind_of(plain, opt_texts) if reading.supported else "not_understood"
     least_s, most_s = duration_bounds(text)
     types = distortions(text) if reading.supported else []
+    aside = [m for m in types if _set_aside(text, m.pos)]  # "apart from the noise, ...?"
+    types = [m for m in types if m not in aside]
     # "Is the image sharp?" names no defect, only a picture free of one: ask about its absence
     praise = not types and bool(good := praised(text) if reading.supported else [])
     if praise:
@@ -324,6 +338,7 @@ def _parse(
         most_s=most_s,
         count=count_bound(text) if kind == "detection" else None,
         ranks=[(r, t) for r, t, _ in ranks],
+        besides=list(dict.fromkeys(m.type for m in aside)),
     )
 
 

@@ -251,3 +251,35 @@ def test_how_much_of_the_30_minute_video_is_a_share(tmp_path):
         == "cumulative_effect"
     ans = ask(_blur_then_hue(), "How much of the 30-minute video is affected?", opts, tmp_path)
     assert ans.choice == "A", ans.answer
+
+
+def _noise_only():
+    return make_index(180.0, [Event("noise", 94.5, 118.5, 0.57, 3.0, "grain", {})])
+
+
+@pytest.mark.parametrize(("question", "options", "right"), [
+    ("Apart from noise, are there other problems?", ("Yes", "No"), "B"),
+    ("Other than the grain, is anything wrong with the picture?", ("Yes", "No"), "B"),
+    ("Besides the noise, which other problem is present?", ("Blur", "Flicker", "None"), "C"),
+])
+def test_a_type_set_aside_is_not_the_answer(tmp_path, question, options, right):
+    ans = ask(_noise_only(), question, options, tmp_path)
+    assert ans.choice == right and ans.answer.startswith("Setting aside the noise"), ans.answer
+
+
+def test_set_aside_leaves_the_other_types():
+    from agent.questions import parse_question
+    p = parse_question("Apart from the blur, is there any noise?", ("Yes", "No"), 180.0)
+    assert p.besides == ["blur"] and [m.type for m in p.types] == ["noise"]
+    assert p.unknown == []
+
+
+@pytest.mark.parametrize(("question", "options", "right"), [
+    ("Would you say the video has no flicker?", ("Yes", "No"), "A"),
+    ("Is the noise absent between 1:40 and 1:50?", ("Yes", "No"), "B"),
+    ("The video is clean from start to finish. Correct?", ("Correct", "Incorrect"), "B"),
+    ("The video has grain between 1:35 and 1:55.", ("Right", "Wrong"), "A"),
+])
+def test_negated_claims_and_verdict_words(tmp_path, question, options, right):
+    ans = ask(_noise_only(), question, options, tmp_path)
+    assert ans.choice == right, ans.answer

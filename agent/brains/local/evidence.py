@@ -56,14 +56,20 @@ class Evidence:
                 self.calls.append((name, args, data))
         # Types whose events stand for another type the question names (see read_as).
         self.relabel: dict[str, str] = {}
+        # Types the question sets aside ("apart from the noise, ...?"): their events unseen.
+        self.hidden: frozenset[str] = frozenset()
 
     def done(self, name: str, args: dict[str, Any]) -> bool:
         """Whether this call was made already (succeeded or failed)."""
         return any(n == name and a == args for n, a, _ in self.calls)
 
     def get(self, name: str, args: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The result of the first such call (its events of hidden types left out)."""
         for n, a, d in self.calls:
             if n == name and (args is None or a == args) and d is not None:
+                if self.hidden and isinstance(d.get("events"), list):
+                    d = {**d, "events": [e for e in d["events"]
+                                         if e.get("type") not in self.hidden]}
                 return d
         return None
 
@@ -77,7 +83,8 @@ class Evidence:
         for n, _, d in self.calls:
             if d and n in ("overview", "find_events"):
                 for e in d.get("events", []):
-                    seen.setdefault((e["type"], e["start_s"], e["end_s"]), e)
+                    if e["type"] not in self.hidden:
+                        seen.setdefault((e["type"], e["start_s"], e["end_s"]), e)
         return sorted(seen.values(), key=lambda e: (e["start_s"], e["type"]))
 
     def all_events(self) -> list[dict[str, Any]]:

@@ -65,6 +65,7 @@ class LocalBrain:
         for q in parts if not nudged else []:
             if q.kind == "out_of_scope":
                 continue
+            ev.hidden = frozenset(q.besides)
             ev.relabel = read_as(q, ev.raw_events())
             for name, args in self.plan(q, ev, ctx.duration_s):
                 if name in available and not ev.done(name, args):
@@ -77,6 +78,7 @@ class LocalBrain:
         part answered on its own evidence, the answers numbered in the order asked."""
         outs = []
         for q in parts:
+            ev.hidden = frozenset(q.besides)
             ev.relabel = read_as(q, ev.raw_events())
             outs.append(self.decide(q, ev, ctx))
         return outs[0] if len(outs) == 1 else joined(outs)
@@ -145,6 +147,9 @@ class LocalBrain:
             return {"answer": "The video could not be measured, so there is no evidence to "
                               "answer from.", "choice": None, "segments": [], "confidence": 0.0}
         out = HANDLERS.get(q.kind, explain.generic)(q, ev, ctx)
+        if q.besides:  # "apart from the noise, ...?": say what was set aside
+            names = " and the ".join(TYPE_NAMES.get(t, t) for t in q.besides)
+            out = {**out, "answer": f"Setting aside the {names}: {out['answer']}"}
         if q.options and out.get("choice") is None and q.kind != "not_understood":
             # No answer module chose: the option whose claims the evidence meets best; when
             # none is met, a guess, said as one (from the strongest signal, if measured)
