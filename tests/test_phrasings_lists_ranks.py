@@ -283,3 +283,14 @@ def test_set_aside_leaves_the_other_types():
 def test_negated_claims_and_verdict_words(tmp_path, question, options, right):
     ans = ask(_noise_only(), question, options, tmp_path)
     assert ans.choice == right, ans.answer
+
+
+@pytest.mark.parametrize(("text", "etype"), [
+    ("Where are white and black dots sprinkled over the image?", "noise"),
+    ("Are there black dots all over the picture?", "noise"),
+    ("Do horizontal lines appear on moving objects?", "interlace"),
+])
+def test_looks_described_in_plain_words(text, etype):
+    from agent.questions import parse_question
+    p = parse_question(text, ("Yes", "No"), 180.0)
+    assert [m.type for m in p.types] == [etype] and p.unknown == [], p
