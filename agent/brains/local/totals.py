@@ -55,10 +55,8 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.type:
         evs = [e for e in evs if e["type"] == q.type]
     found = stretches(evs)
-    if q.least_s is not None or q.most_s is not None:  # "how many freezes last over 3 s?"
-        keep = {(e["start_s"], e["end_s"]) for e in q.lasting(
-            [{"start_s": s.start_s, "end_s": s.end_s} for s in found])}
-        found = [s for s in found if (s.start_s, s.end_s) in keep]
+    # "how many freezes last over 3 s?": the stretches within the bounds (all, without)
+    found = [s for s in found if q.lasting([{"start_s": s.start_s, "end_s": s.end_s}])]
     types = stretch_types(found)
     total, n = total_s(found), len(found)
     asks_types = bool(re.search(r"\b(types?|kinds?|sorts?|categor\w*)\b", q.text, re.I))
