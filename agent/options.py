@@ -21,7 +21,8 @@ _NONE = VOCAB.none
 # 0 none .. 3 severe (and beyond), and 1 bad .. 5 excellent.
 LEVEL_WORDS: dict[str, float] = VOCAB.levels
 GRADE_WORDS: dict[str, float] = VOCAB.grades
-# Regular-expression stems of trend words; "?" is decided by what increases or decreases.
+# Regular-expression stems of trend words; "?" (and "+?" grows, "-?" shrinks) is decided by
+# what increases or decreases: the quality, or a defect.
 TREND_WORDS: dict[str, str] = VOCAB.trends
 
 
@@ -81,11 +82,12 @@ def _trend_of(text: str) -> str | None:
         return "fluctuating"
     for stem, trend in TREND_WORDS.items():
         if re.search(rf"\b{stem}", low):
-            if trend != "?":
+            if trend not in ("?", "+?", "-?"):
                 return trend
+            grows = stem == "increas" if trend == "?" else trend == "+?"
             positive = re.search(r"\b(quality|clarity|sharpness)\b", low)
-            return ("improving" if stem == "increas" else "degrading") if positive else (
-                "degrading" if stem == "increas" else "improving"
+            return ("improving" if grows else "degrading") if positive else (
+                "degrading" if grows else "improving"
             )
     return None
 

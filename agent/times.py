@@ -25,6 +25,7 @@ from agent.time_units import nth_part as _nth_part
 
 # A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
 # "shortly before the end", "just after the start": the video's edge, a window near it
+_STARTS = {"beginning", "start", "opening", "intro", "opening scene"}
 _NEAR_EDGE = (r"\b(?:shortly|just|right|soon|immediately)\s+(?:before\s+the\s+(?:end|ending|close|"
               r"finish)|after\s+the\s+(?:beginning|start|opening))\b")
 SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
@@ -276,6 +277,9 @@ def windows(
         r"midway(?:\s+through)?|mid-?point)\b",
         re.IGNORECASE,
     )
+    ends = {("start" if (m.group(1) or m.group(2) or "").lower() in _STARTS else "end")
+            for m in loose.finditer(text) if not m.group(3)}
+    both_ends = len(ends) == 2  # "stronger at the start than at the end": its thirds
     for m in loose.finditer(text):
         if not free(m):
             continue
@@ -284,7 +288,7 @@ def windows(
                 r"point|mark", m.group(3), re.I):  # "before the halfway point": an instant
             add(m, d / 2 - POINT_HALF_WIDTH_S, d / 2 + POINT_HALF_WIDTH_S, m.group(0), True)
             continue
-        span = edge
+        span = d / 3 if both_ends and w != "middle" else edge
         if re.match(r"(?:near|towards?)\b", m.group(0), re.I) and w != "middle":
             span = max(span, d / 4)  # "near the end": a vaguer time than "at the end"
         if w in ("beginning", "start", "opening", "intro", "opening scene"):

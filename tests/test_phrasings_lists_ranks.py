@@ -294,3 +294,38 @@ def test_looks_described_in_plain_words(text, etype):
     from agent.questions import parse_question
     p = parse_question(text, ("Yes", "No"), 180.0)
     assert [m.type for m in p.types] == [etype] and p.unknown == [], p
+
+
+@pytest.mark.parametrize(("options", "right"), [
+    (("It intensifies", "It weakens", "It stays constant", "It comes and goes randomly"), "B"),
+    (("It grows", "It diminishes", "It stays the same"), "B"),
+])
+def test_a_named_defect_that_weakens_is_an_improving_trend(tmp_path, options, right):
+    idx = make_index(180.0, [Event("exposure", 24.0, 47.5, 0.85, 4.0, "low contrast", {}),
+                             Event("exposure", 86.5, 112.0, 0.54, 3.0, "low contrast", {}),
+                             Event("exposure", 145.0, 157.5, 0.31, 2.0, "low contrast", {})])
+    ans = ask(idx, "How does the contrast problem evolve?", options, tmp_path)
+    assert ans.choice == right, ans.answer
+
+
+def test_which_problem_comes_second(tmp_path):
+    idx = make_index(180.0, [Event("compression", 46.0, 65.5, 0.6, 4.0, "blocking", {}),
+                             Event("exposure", 125.0, 141.0, 0.4, 2.0, "low contrast", {})])
+    ans = ask(idx, "Which problem comes second?",
+              ("Compression", "Contrast loss", "Blur", "Noise"), tmp_path)
+    assert ans.choice == "B" and ans.answer.startswith("The second distortion"), ans.answer
+
+
+def test_one_stretch_is_concentrated_in_one_part(tmp_path):
+    idx = make_index(180.0, [Event("noise", 108.5, 146.0, 0.86, 4.0, "grain", {})])
+    ans = ask(idx, "Is the quality problem concentrated in one part of the video or spread out?",
+              ("Concentrated in one part", "Spread throughout"), tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_stronger_at_the_start_than_at_the_end_compares_thirds(tmp_path):
+    idx = make_index(180.0, [Event("noise", 22.5, 51.0, 0.89, 4.0, "grain", {}),
+                             Event("noise", 155.5, 170.0, 0.5, 2.0, "grain", {})])
+    ans = ask(idx, "Is the noise stronger at the start than at the end?", ("Yes", "No"),
+              tmp_path)
+    assert ans.choice == "A", ans.answer

@@ -102,6 +102,16 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         if first_gap and _GAP.search(q.text) and any(o.durations for o in q.options):
             return _by_duration(q, text, tl, first_gap[0])
     choice, conf = None, 0.5
+    nth = _NTH_COMES.search(q.text)
+    if q.options and nth and all(o.types for o in q.options):  # "which comes second?"
+        kinds = list(dict.fromkeys(st.type for st in tl.stretches))
+        k = ORDINALS[nth.group(1).lower()]
+        if len(kinds) >= k:
+            choice = next((o.letter for o in q.options if o.types[0].type == kinds[k - 1]),
+                          None)
+            return {"answer": f"The {ORDINAL_NAMES[k]} distortion to appear is "
+                    f"{type_name(kinds[k - 1])}. " + text, "choice": choice,
+                    "segments": segments(tl.events), "confidence": 0.6}
     if q.options:
         if all(o.types for o in q.options) and _ENDS.search(q.text):
             late = bool(_LATE.search(q.text))
@@ -136,6 +146,10 @@ def asked_side(text: str) -> str | None:
 
 _ENDS = re.compile(r"\b(first|earlie\w*|last|latest|later|final)\b", re.I)
 _LATE = re.compile(r"\b(last|latest|later|final)\b", re.I)
+# "Which problem comes second?": the type of the n-th degraded stretch, in time order.
+_NTH_COMES = re.compile(r"\b(?:comes?|appears?|occurs?|happens?|shows? up|starts?|begins?)\s+"
+                        r"(second|third|fourth|fifth|2nd|3rd|4th|5th)\b", re.I)
+ORDINAL_NAMES = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 def ends_text(text: str, types: Sequence[str], tl: Timeline) -> str:
@@ -362,7 +376,9 @@ def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | 
     n = len(found)
     spread = spread_share(found, duration)
     between = gaps(found)
-    if re.search(r"\b(cluster\w*|close together|concentrated|grouped|bunched|burst)\b", low):
+    if re.search(r"\b(concentrated|locali[sz]ed|in one (?:part|place|spot|section))\b", low):
+        return n == 1 or (n >= 2 and spread < CLUSTERED_SHARE)  # one stretch is in one part
+    if re.search(r"\b(cluster\w*|close together|grouped|bunched|burst)\b", low):
         return n >= 2 and spread < CLUSTERED_SHARE
     if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
                  r"independent\w*|far apart|far from each other|(?:widely|well) separated)\b",
