@@ -78,7 +78,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
             and not re.search(r"\b(?:which|or|before|after|than)\b", low) \
             and len({m.type for m in distortions(q)}) == 1:
         return "localization"  # "when does the noise appear first?": that one, and when
-    if re.search(r"\b(?:after|within) how (?:many|much|long)\b|\bhow far (?:into|in)\b", low) \
+    if re.search(r"\b(?:after|within) how (?:many|much|long)\b|\bhow far (?:into|in)\b|"
+                 r"\bhow (?:long|(?:many|much) (?:minutes?|seconds?|time))\s+(?:into|in)\b", low) \
             and len({m.type for m in distortions(q)}) <= 1:
         return "localization"  # "after how many minutes does the blur start?": when
     opt_windows = [o for o in options if windows(o, 3600.0)]

@@ -329,3 +329,16 @@ def test_stronger_at_the_start_than_at_the_end_compares_thirds(tmp_path):
     ans = ask(idx, "Is the noise stronger at the start than at the end?", ("Yes", "No"),
               tmp_path)
     assert ans.choice == "A", ans.answer
+
+
+def test_minutes_into_the_video_over_bare_numbers(tmp_path):
+    ans = ask(_blur_then_hue(), "How many minutes into the video does the colour shift start?",
+              ("About 5", "About 11", "About 20", "About 28"), tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+def test_how_much_time_passes_between_two_problems(tmp_path):
+    ans = ask(_blur_then_hue(), "Between the blur and the colour shift, how much time passes?",
+              ("About 1 minute", "About 5 minutes", "About 14 minutes", "About 25 minutes"),
+              tmp_path)
+    assert ans.choice == "C", ans.answer

@@ -106,11 +106,16 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 conf = min(0.95, 0.4 + best)
         else:
             choice = none_option(q)
-        if choice is None and evs and all(o.durations and not sp for o, sp in opts):
+        if choice is None and evs and all((o.durations or o.numbers) and not sp
+                                          for o, sp in opts):
             # "how far into the video does it start? about 5 / 12 / 20 minutes": offsets
+            # (bare numbers in the question's unit: "how many minutes in? about 5 / 22")
+            per = 60.0 if re.search(r"\bminutes?\b", q.original, re.I) else 1.0
             at = (max(e["end_s"] for e in evs) if _ENDS.search(q.text)
                   else min(e["start_s"] for e in evs))
-            choice, conf = nearest(q.options, lambda o: o.durations[0], at), 0.7
+            choice = nearest(q.options, lambda o: o.durations[0] if o.durations
+                             else o.numbers[0] * per, at)
+            conf = 0.7
         if choice is None:
             choice = worst_option(ev.get("compare_windows"), opts)
             conf = 0.3
