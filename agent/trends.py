@@ -23,7 +23,9 @@ def grows(text: str) -> bool:
 
 # Comparatives that claim the picture gets better, not its distortion stronger.
 _BETTER = re.compile(r"\b(better|sharper|clearer|cleaner|crisper|smoother|steadier|"
-                     r"more (?:stable|natural|detailed|focused|vivid)|less \w+|improv\w*)\b",
+                     r"more (?:stable|natural|detailed|focused|vivid)|improv\w*|"
+                     r"less (?!smooth|fluid|sharp|clear|stable|steady|clean|crisp|detailed|"
+                     r"natural|vivid|focused|bright|colou?rful|watchable)\w+)\b",
                      re.IGNORECASE)
 
 

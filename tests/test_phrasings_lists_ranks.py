@@ -342,3 +342,22 @@ def test_how_much_time_passes_between_two_problems(tmp_path):
               ("About 1 minute", "About 5 minutes", "About 14 minutes", "About 25 minutes"),
               tmp_path)
     assert ans.choice == "C", ans.answer
+
+
+def test_less_smooth_in_the_second_half_reads_that_half(tmp_path):
+    idx = make_index(180.0, [Event("frame_drop", 94.5, 125.0, 0.5, 2.0, "frame-rate drop",
+                                   {"hold_frames": 2, "effective_fps": 15.0})])
+    ans = ask(idx, "Does the motion become less smooth in the second half?", ("Yes", "No"),
+              tmp_path)
+    assert ans.choice == "A" and "the last 3 of 6 parts" in ans.answer, ans.answer
+    from agent.questions import parse_question
+    assert parse_question("Does the video get less noisy over time?", ("Yes", "No"),
+                          180.0).claim == "improving"
+
+
+def test_what_frame_rate_does_it_drop_to(tmp_path):
+    idx = make_index(180.0, [Event("frame_drop", 102.7, 129.5, 0.67, 4.0, "frame-rate drop",
+                                   {"hold_frames": 3, "effective_fps": 8.0})])
+    ans = ask(idx, "Approximately what frame rate does the video drop to?",
+              ("About 12 fps", "About 8 fps", "About 3 fps"), tmp_path)
+    assert ans.choice == "B", ans.answer

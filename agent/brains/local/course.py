@@ -62,9 +62,9 @@ def stability_claim(text: str) -> str | None:
 
 
 # "near the end", "towards the end", "by the end", "later on": a claim about the end, not a trend
-_AT_THE_END = re.compile(r"\b(?:near|towards?|by|at|around|in)\s+the\s+(?:very\s+)?(?:end|ending|"
-                         r"close|finish|last\s+(?:part|third|quarter|minutes?))\b|\blater\s+on\b",
-                         re.I)
+_AT_THE_END = re.compile(r"\b(?:near|towards?|by|at|around|in|during)\s+the\s+(?:very\s+)?(?:end|"
+                         r"ending|close|finish|(?:last|second|latter|final|later)\s+(?:part|"
+                         r"half|third|quarter|minutes?))\b|\blater\s+on\b", re.I)
 _END_MARGIN = 0.05  # impairment (0 clean .. 1 severe) the end must differ by: a grade's tenth
 
 
@@ -113,7 +113,8 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         _AT_THE_END.search(q.text)) and len(prof) >= 3
     if claimed in ("degrading", "improving") and toward_end and found:
         # "does it get brighter near the end?": the end against the rest, not a trend
-        k = max(1, len(prof) // 3)
+        part = _AT_THE_END.search(q.text).group(0).lower()
+        k = max(1, len(prof) // (2 if "half" in part else 4 if "quarter" in part else 3))
         end, rest = max(prof[-k:]), max(prof[:-k])
         holds = end > rest + _END_MARGIN if claimed == "degrading" else end + _END_MARGIN < rest
         late = [st for st in found if st.end_s > ctx.duration_s * (1 - k / len(prof))]
