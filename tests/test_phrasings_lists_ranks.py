@@ -361,3 +361,11 @@ def test_what_frame_rate_does_it_drop_to(tmp_path):
     ans = ask(idx, "Approximately what frame rate does the video drop to?",
               ("About 12 fps", "About 8 fps", "About 3 fps"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("text", ["Are edges artificially enhanced between 0:55 and 1:10?",
+                                  "Do the outlines look overly accentuated?"])
+def test_edges_artificially_enhanced_is_over_sharpening(text):
+    from agent.questions import parse_question
+    p = parse_question(text, ("Yes", "No"), 180.0)
+    assert [m.type for m in p.types] == ["sharpening"] and p.unknown == [], p
