@@ -23,9 +23,20 @@ from agent.time_units import amount as _amount
 from agent.time_units import clamp as _clamp
 from agent.time_units import nth_part as _nth_part
 
+# The words of the loose part phrases (see windows) that name the start of the video.
+_STARTS = {"beginning", "start", "opening", "intro", "opening scene"}
+
+
+def _part(m: re.Match) -> str:
+    """Which part of the video a loose part word names: "start", "middle" or "end"."""
+    if m.group(3):
+        return "middle"
+    w = (m.group(1) or m.group(2)).lower()
+    return "start" if w in _STARTS else "middle" if w == "middle" else "end"
+
+
 # A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
 # "shortly before the end", "just after the start": the video's edge, a window near it
-_STARTS = {"beginning", "start", "opening", "intro", "opening scene"}
 _NEAR_EDGE = (r"\b(?:shortly|just|right|soon|immediately)\s+(?:before\s+the\s+(?:end|ending|close|"
               r"finish)|after\s+the\s+(?:beginning|start|opening))\b")
 SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
@@ -277,13 +288,13 @@ def windows(
         r"midway(?:\s+through)?|mid-?point)\b",
         re.IGNORECASE,
     )
-    ends = {("start" if (m.group(1) or m.group(2) or "").lower() in _STARTS else "end")
-            for m in loose.finditer(text) if not m.group(3)}
-    both_ends = len(ends) == 2  # "stronger at the start than at the end": its thirds
-    for m in loose.finditer(text):
+    named = list(loose.finditer(text))
+    # "stronger at the start than at the end": the two ends set against each other, its thirds
+    both_ends = {"start", "end"} <= {_part(m) for m in named}
+    for m in named:
         if not free(m):
             continue
-        w = "middle" if m.group(3) else (m.group(1) or m.group(2)).lower()
+        w = _part(m)
         if m.group(3) and SIDE_OF_INSTANT.search(text[:m.start()]) and re.search(
                 r"point|mark", m.group(3), re.I):  # "before the halfway point": an instant
             add(m, d / 2 - POINT_HALF_WIDTH_S, d / 2 + POINT_HALF_WIDTH_S, m.group(0), True)
@@ -291,7 +302,7 @@ def windows(
         span = d / 3 if both_ends and w != "middle" else edge
         if re.match(r"(?:near|towards?)\b", m.group(0), re.I) and w != "middle":
             span = max(span, d / 4)  # "near the end": a vaguer time than "at the end"
-        if w in ("beginning", "start", "opening", "intro", "opening scene"):
+        if w == "start":
             add(m, 0, span, m.group(0))
         elif w == "middle":
             add(m, d / 2 - span / 2, d / 2 + span / 2, m.group(0))

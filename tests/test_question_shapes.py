@@ -47,6 +47,8 @@ def test_both_ends_are_windows_of_a_comparison():
     assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 200.0), (400.0, 600.0)]
     q = parse_question("Is there noise at the start?", [], 600.0)
     assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 60.0)]
+    q = parse_question("Is the picture worse at the start or in the middle?", [], 600.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 60.0), (270.0, 330.0)]
 
 
 def test_lasting_longest_counts_time_not_severity(tmp_path):
