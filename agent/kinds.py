@@ -64,7 +64,9 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     q = q.strip()
     low = q.lower()
     ordered = SIDE_OF_TIME.sub(" ", low)  # "after 1:00" names a window, not an order
-    has_dist = bool(distortions(q)) or bool(praised(q)) or mentions_generic(q)
+    named = {m.type for m in distortions(q)}  # the distortion types the question names
+    good = praised(q)
+    has_dist = bool(named) or bool(good) or mentions_generic(q)
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
         return "out_of_scope"
@@ -72,15 +74,15 @@ def kind_of(q: str, options: Sequence[str]) -> str:
             low.startswith("how") and VOCAB.kinds["trend"].search(low)):
         return "open"  # (but "how does the quality develop over time?" is a trend)
     if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
-            and not _CUE["yes_no_start"].match(low) and len({m.type for m in distortions(q)}) == 1:
+            and not _CUE["yes_no_start"].match(low) and len(named) == 1:
         return "localization"  # "which freeze lasts the longest?": that one, and when
     if _FIRST_OR_LAST.search(low) and _CUE["asks_time"].search(low) \
             and not re.search(r"\b(?:which|or|before|after|than)\b", low) \
-            and len({m.type for m in distortions(q)}) == 1:
+            and len(named) == 1:
         return "localization"  # "when does the noise appear first?": that one, and when
     if re.search(r"\b(?:after|within) how (?:many|much|long)\b|\bhow far (?:into|in)\b|"
                  r"\bhow (?:long|(?:many|much) (?:minutes?|seconds?|time))\s+(?:into|in)\b", low) \
-            and len({m.type for m in distortions(q)}) <= 1:
+            and len(named) <= 1:
         return "localization"  # "after how many minutes does the blur start?": when
     opt_windows = [o for o in options if windows(o, 3600.0)]
     if len(options) >= 2 and not has_dist and sum(
@@ -100,9 +102,9 @@ def kind_of(q: str, options: Sequence[str]) -> str:
         return "severity"
     graded = sum(parse_option("A", o, 0.0).grade is not None for o in options)
     if options and graded >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low) \
-            and len({m.type for m in distortions(q) or praised(q)}) == 1:
+            and len(named or {m.type for m in good}) == 1:
         return "severity"  # "how good is the focus? good / fair / poor": that one's grade
-    if _RATES.search(low) and len({m.type for m in distortions(q)}) == 1 \
+    if _RATES.search(low) and len(named) == 1 \
             and not _CUE["yes_no_start"].match(low) and not _SHARE.search(low):
         return "severity"  # "rate the noise from 1 to 5": that one's level, on that scale
     for kind in VOCAB.kind_order:
@@ -132,6 +134,7 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if not has_dist and not _is_quality(q):
         return "not_understood"
     return "overall"
+
 
 def unrecognised(text: str, lang: str = "en") -> list[str]:
     """Words of a question that no part of the vocabulary knows (at most three): what a

@@ -212,6 +212,16 @@ def nearest(options: Sequence[Option], value_of, target: float) -> str | None:
     return best
 
 
+def option_seconds(q: Question, o: Option) -> float | None:
+    """An option's time in seconds: its duration, else its bare number in the unit the
+    question asks in ("how many minutes ...? about 5 / 22": minutes; else seconds)."""
+    if o.durations:
+        return o.durations[0]
+    if not o.numbers:
+        return None
+    return o.numbers[0] * (60.0 if re.search(r"\bminutes?\b", q.original, re.I) else 1.0)
+
+
 def iou(a: tuple[float, float], spans: Sequence[tuple[float, float]]) -> float:
     """Temporal IoU of one span against the union of others."""
     merged: list[list[float]] = []

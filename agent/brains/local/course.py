@@ -109,11 +109,12 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"No {subject} was found anywhere in the video, so it neither grows nor fades "
                 "(stable).")
     # ("No flicker was found ..." says no already)
+    end_words = _AT_THE_END.search(q.text)
     toward_end = (not q.options or all(o.yes or o.no for o in q.options)) and bool(
-        _AT_THE_END.search(q.text)) and len(prof) >= 3
+        end_words) and len(prof) >= 3
     if claimed in ("degrading", "improving") and toward_end and found:
         # "does it get brighter near the end?": the end against the rest, not a trend
-        part = _AT_THE_END.search(q.text).group(0).lower()
+        part = end_words.group(0).lower()
         k = max(1, len(prof) // (2 if "half" in part else 4 if "quarter" in part else 3))
         end, rest = max(prof[-k:]), max(prof[:-k])
         holds = end > rest + _END_MARGIN if claimed == "degrading" else end + _END_MARGIN < rest

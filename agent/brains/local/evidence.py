@@ -59,6 +59,10 @@ class Evidence:
         # Types the question sets aside ("apart from the noise, ...?"): their events unseen.
         self.hidden: frozenset[str] = frozenset()
 
+    def shown(self, evs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events not of a type the question sets aside."""
+        return [e for e in evs if e.get("type") not in self.hidden]
+
     def done(self, name: str, args: dict[str, Any]) -> bool:
         """Whether this call was made already (succeeded or failed)."""
         return any(n == name and a == args for n, a, _ in self.calls)
@@ -68,8 +72,7 @@ class Evidence:
         for n, a, d in self.calls:
             if n == name and (args is None or a == args) and d is not None:
                 if self.hidden and isinstance(d.get("events"), list):
-                    d = {**d, "events": [e for e in d["events"]
-                                         if e.get("type") not in self.hidden]}
+                    d = {**d, "events": self.shown(d["events"])}
                 return d
         return None
 
@@ -82,9 +85,8 @@ class Evidence:
         seen: dict[tuple, dict[str, Any]] = {}
         for n, _, d in self.calls:
             if d and n in ("overview", "find_events"):
-                for e in d.get("events", []):
-                    if e["type"] not in self.hidden:
-                        seen.setdefault((e["type"], e["start_s"], e["end_s"]), e)
+                for e in self.shown(d.get("events", [])):
+                    seen.setdefault((e["type"], e["start_s"], e["end_s"]), e)
         return sorted(seen.values(), key=lambda e: (e["start_s"], e["type"]))
 
     def all_events(self) -> list[dict[str, Any]]:

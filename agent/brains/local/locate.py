@@ -21,6 +21,7 @@ from agent.brains.local.common import (
     iou,
     nearest,
     none_option,
+    option_seconds,
     option_span,
     score_note,
     segments,
@@ -110,11 +111,9 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                                           for o, sp in opts):
             # "how far into the video does it start? about 5 / 12 / 20 minutes": offsets
             # (bare numbers in the question's unit: "how many minutes in? about 5 / 22")
-            per = 60.0 if re.search(r"\bminutes?\b", q.original, re.I) else 1.0
             at = (max(e["end_s"] for e in evs) if _ENDS.search(q.text)
                   else min(e["start_s"] for e in evs))
-            choice = nearest(q.options, lambda o: o.durations[0] if o.durations
-                             else o.numbers[0] * per, at)
+            choice = nearest(q.options, lambda o: option_seconds(q, o), at)
             conf = 0.7
         if choice is None:
             choice = worst_option(ev.get("compare_windows"), opts)

@@ -11,6 +11,7 @@ from agent.brains.local.common import (
     ev_line,
     nearest,
     none_option,
+    option_seconds,
     score_note,
     segments,
     what,
@@ -69,8 +70,7 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
     elif asks_length and q.options and all(o.numbers and not o.durations for o in q.options):
         # "how many seconds does it last?" over "about 10 / 27 / 60": seconds, or minutes
-        per = 60.0 if re.search(r"\bminutes?\b", q.original, re.I) else 1.0
-        choice = nearest(q.options, lambda o: o.numbers[0] * per, total)
+        choice = nearest(q.options, lambda o: option_seconds(q, o), total)
         return {"answer": f"The {name} lasts {total:.1f} s in all: "
                 + "; ".join(ev_line(e) for e in evs[:3]) + ".", "choice": choice,
                 "segments": segments(evs), "confidence": 0.7}
