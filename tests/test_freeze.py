@@ -90,6 +90,22 @@ def test_tail_limit_never_inside_clean_values():
         cal.tail_limit([float("nan")], +1, 0.001)
 
 
+def test_one_sided_fit_ignores_the_spread_on_the_other_side():
+    # ratios bunched just under 1, the lower ones spread far down (a blur lowers the kinks
+    # as much as it is strong): only the upper side says how far a ratio may rise
+    ratios = [0.42, 0.43, 0.5, 0.55, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0]
+    both = cal.tail_limit(ratios, +1, 0.001)
+    upper = cal.tail_limit(ratios, +1, 0.001, one_sided=True)
+    assert max(ratios) < upper < both
+    # spreading the lower side further moves the two-sided limit, not the one-sided one
+    wider = [r / 2 if r < 0.7 else r for r in ratios]
+    assert cal.tail_limit(wider, +1, 0.001) > both
+    assert cal.tail_limit(wider, +1, 0.001, one_sided=True) == pytest.approx(upper)
+    # direction -1: the side below the median
+    down = cal.tail_limit([1 / r for r in ratios], -1, 0.001, one_sided=True)
+    assert down == pytest.approx(1 / upper)
+
+
 def test_calibrate_measures_declared_quantity_on_clean_videos():
     fps = 10.0
     rng = np.random.default_rng(5)

@@ -65,6 +65,10 @@ class Quantity:
     alpha: float = VIDEO_ALPHA
     log: bool = True
     offset: float = 0.0  # added before the log, for levels that reach 0
+    # fit only the side a degradation moves the statistic toward (the spread of the values
+    # beyond their median, as a half-normal): for statistics whose other side spreads for
+    # reasons of its own (how far a blur lowers the kinks says nothing of how far it raises)
+    one_sided: bool = False
 
 
 QUANTITIES: dict[str, Quantity] = {}
@@ -79,16 +83,23 @@ def declare(q: Quantity) -> Quantity:
 
 
 def tail_limit(values: Sequence[float], direction: int, alpha: float, log: bool = True,
-               offset: float = 0.0) -> float:
+               offset: float = 0.0, one_sided: bool = False) -> float:
     """The level clean footage passes with probability `alpha` (normal fit of log(value +
-    offset), or of the value), and at least MARGIN beyond the most extreme clean value."""
+    offset), or of the value; `one_sided`: a half-normal fit of the values beyond their
+    median), and at least MARGIN beyond the most extreme clean value."""
     x = np.asarray([v for v in values if v is not None and math.isfinite(v)], dtype=np.float64)
     if len(x) == 0:
         raise ValueError("no clean values to calibrate on")
     x = np.log(np.maximum(x + offset, 1e-9)) if log else x
     z = NormalDist().inv_cdf(1.0 - alpha)
-    sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
-    fit = float(x.mean()) + direction * z * sd
+    if one_sided:
+        centre = float(np.median(x))
+        beyond = x[direction * (x - centre) > 0] - centre
+        sd = float(np.sqrt(np.mean(beyond ** 2))) if len(beyond) else 0.0
+    else:
+        centre = float(x.mean())
+        sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
+    fit = centre + direction * z * sd
     if log:
         extreme = float(x.max() + math.log(MARGIN)) if direction > 0 else float(
             x.min() - math.log(MARGIN))
@@ -120,8 +131,10 @@ def calibrate(videos: Sequence[CleanVideo], keys: Sequence[str] | None = None) -
         if not vals:
             continue
         out[key] = {
-            "value": round(tail_limit(vals, q.direction, q.alpha, q.log, q.offset), 6),
+            "value": round(tail_limit(vals, q.direction, q.alpha, q.log, q.offset,
+                                      q.one_sided), 6),
             "direction": q.direction,
+            **({"fit": "one-sided"} if q.one_sided else {}),
             "alpha": q.alpha,
             "margin": MARGIN,
             "n": len(vals),

@@ -11,9 +11,12 @@ compression (macroblocking), graded as the blur detector graded the loss of deta
 
 The limit is measured by `bench calibrate` on the calibration clips themselves, each with a
 true blur (ffmpeg's `gblur`, the mildest the blur detector finds) over one window: the most
-their blur events' kinks rise, with the calibration margin beyond it. Judged only where the
-footage around shows its grid at all (its kinks above zero): grain as strong on the grid as
-off it hides the grid, and any blur then raises the measure (a defocused broadcast).
+their blur events' kinks rise, with the calibration margin beyond it. The fit reads only the
+ratios above their median: a blur lowers the kinks by as much as it is strong (the clips'
+ratios run 0.42-1.03), and that spread says nothing of how far a blur may raise them.
+Judged only where the footage around shows its grid at all (its kinks above zero): grain as
+strong on the grid as off it hides the grid, and any blur then raises the measure (a
+defocused broadcast).
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ def _measure(video: CleanVideo) -> list[float]:
 
 LIMIT = declare(Quantity(
     key="compression.coder_kinks", measure=_measure, direction=+1, default=1.3, log=True,
+    one_sided=True,
     doc="least ratio of the 16-px macroblock kinks in a blur event to the footage of its shot "
         "around it at which the softness is the coder's: above every blur event found on the "
         "calibration clips truly blurred (gblur over a window)",
