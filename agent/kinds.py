@@ -32,6 +32,14 @@ _FIRST_OR_LAST = re.compile(r"\b(?:first|earliest|initially|last|latest)\b"
                             r"(?!\s+(?:half|third|quarter|minute|minutes|second|seconds|part|"
                             r"section|segment|hour|few|\d))", re.I)
 
+# "Rank the problems by how long each lasts", "list them from longest to shortest": the types
+# ranked by their time (dominant_factor), not the order they come in (ranked by how bad they
+# are, they are a comparison: compare.rank_types).
+RANKED_BY = re.compile(r"\b(?:rank|ranks|ranked|ranking|order|sort|sorted|arrange|list)\b"
+                       r"(?![^?.]{0,20}\b(?:they|it|each|of)\s+(?:appear|occur|happen|show|"
+                       r"come|start|begin))[^?.]{0,60}\b(?:how long|duration|length|longest|"
+                       r"shortest)\b", re.I)
+
 # Question words: a question without any of them asks yes or no.
 _WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
 
@@ -73,6 +81,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if not options and _CUE["open_starts"].match(low) and not (
             low.startswith("how") and VOCAB.kinds["trend"].search(low)):
         return "open"  # (but "how does the quality develop over time?" is a trend)
+    if RANKED_BY.search(low) and len(named) != 1:
+        return "dominant_factor"  # all the types, ranked by their time or severity
     if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
             and not _CUE["yes_no_start"].match(low) and len(named) == 1:
         return "localization"  # "which freeze lasts the longest?": that one, and when

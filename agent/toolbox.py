@@ -180,7 +180,8 @@ class Toolbox:
 
         Args:
             windows: Windows as [start_s, end_s] pairs, 2 to 12 of them.
-            type: Only weigh this distortion type (or a synonym); omit for all.
+            type: Only weigh this distortion type (or a synonym), or these types separated
+                by commas ("stutter,frame_drop"); omit for all.
 
         Returns:
             JSON: for each window its quality, worst severity, events and type scores, plus
@@ -188,27 +189,31 @@ class Toolbox:
         """
         if not isinstance(windows, list) or not 2 <= len(windows) <= MAX_WINDOWS:
             raise ToolArgError(f"windows must be a list of 2 to {MAX_WINDOWS} [start_s, end_s]")
-        etype, sub = resolve_type(type)
+        named = [resolve_type(n) for n in (type.split(",") if isinstance(type, str) else [type])]
+        etypes = [] if any(e is None for e, _ in named) else list(dict.fromkeys(
+            e for e, _ in named))
+        sub = named[0][1] if len(named) == 1 else ""
         stats = []
         for w in windows:
             if not isinstance(w, list | tuple) or len(w) != 2:
                 raise ToolArgError(f"each window must be [start_s, end_s], got {w!r}")
             a, b = self._window(w[0], w[1])
-            st = tl.window_stats(self.index, a, b, [etype] if etype else None, sub)
+            st = tl.window_stats(self.index, a, b, etypes or None, sub)
             st.pop("signals", None)
             stats.append(st)
         order = tl.rank_windows(stats)
-        if etype:
+        if etypes:
             order = sorted(order, key=lambda i: (-stats[i]["worst_severity"],
                                                  -stats[i]["impairment"],
-                                                 -stats[i]["type_scores"].get(etype, 0.0), i))
+                                                 -max(stats[i]["type_scores"].get(e, 0.0)
+                                                      for e in etypes), i))
         trend = tl.trend([s["quality"] for s in stats])
         best = stats[order[-1]]
         worst = stats[order[0]]
         summary = (f"worst {self._span(worst['start_s'], worst['end_s'])} (quality "
                    f"{worst['quality']:.0f}, worst severity {worst['worst_severity']:.2f}); best "
                    f"{self._span(best['start_s'], best['end_s'])} (quality {best['quality']:.0f})")
-        return dumps({"summary": summary, "type": etype or "any", "windows": stats,
+        return dumps({"summary": summary, "type": ",".join(etypes) or "any", "windows": stats,
                       "worst_first": order, "quality_trend": trend})
 
     def zoom_in(

@@ -16,7 +16,7 @@ from agent.brains.local.common import (
     what,
     yes_no,
 )
-from agent.brains.local.evidence import Evidence, fits_subtype, touching
+from agent.brains.local.evidence import Evidence, fitting, touching
 from agent.brains.local.levels import LEVEL_NAMES, events_level, level_word
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
@@ -42,9 +42,9 @@ def in_named_place(q: Question, ev: Evidence) -> dict[str, Any] | None:
     if place.type == what_.type:
         return None
     lasting = split_lasting(ev.all_events())[0]
-    where_ = [e for e in lasting if e["type"] in place.accepts and fits_subtype(place, e)]
-    there = [e for e in lasting if e["type"] in what_.accepts and fits_subtype(what_, e)
-             and touching(where_, e["start_s"], e["end_s"])]
+    where_ = fitting(place, [e for e in lasting if e["type"] in place.accepts])
+    there = [e for e in fitting(what_, [e for e in lasting if e["type"] in what_.accepts])
+             if touching(where_, e["start_s"], e["end_s"])]
     pname, wname = type_name(place.type), type_name(what_.type)
     if not where_:
         text = f"No: no {place_name} was found (no lasting {pname})."

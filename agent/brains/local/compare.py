@@ -323,6 +323,14 @@ def compare_types(q: Question, ev: Evidence,
         if not q.options and asks_whether(q.text):  # "is the noise heavier than the blur?"
             holds = (top == claim_subject(q, types)) != claims_less(q.text)
             text = verdict(holds, text)
+    if q.least and top and len(named) >= 2 and not asks_whether(q.text):
+        # "which is milder?": that one named first
+        low = min(named, key=lambda t: load.get(t, 0.0))
+        lows = [e for e in pool if e["type"] == low]
+        mild = max((e["severity"] for e in lows), default=0.0)
+        text = (f"The milder distortion is {TYPE_NAMES.get(low, low)} "
+                + (f"({level_word(mild, events_level(lows))}, severity {mild:.2f}). "
+                   if lows else "(not detected). ") + text)
     level = [t for t in named if t != top and top and grade.get(t) == grade[top]]
     if level:  # as severe at its worst: say what decided
         other = TYPE_NAMES.get(level[0], level[0])

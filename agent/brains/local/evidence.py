@@ -150,6 +150,11 @@ _HUE_WORDS = re.compile(r"\b(hue|cast|tint|tinted)\b|farbstich|farbton|teinte|do
                         r"偏色|色偏|色调|色相", re.I)
 
 
+# Of those, the words of a cast or tint (what ffmpeg's colorbalance makes), not of a turned hue.
+_CAST_WORDS = re.compile(r"\b(?:casts?|tint|tints|tinted|tinge|tinged)\b|farbstich|dominante|"
+                         r"偏色|色偏", re.I)
+
+
 _OPPOSITE = {"too dark": ("too bright",), "too bright": ("too dark",)}
 
 
@@ -171,6 +176,19 @@ def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
     return True
 
 
+def fitting(m: Mention, evs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events that can be what a mention names (`fits_subtype`). A colour cast or tint
+    with no hue shift among them takes their other colour events: a cast that adds one colour raises
+    the chroma's magnitude before it turns its angle (ffmpeg's colorbalance on a real clip
+    reads as oversaturation), and "no colour problem" would be false."""
+    evs = list(evs)
+    kept = [e for e in evs if fits_subtype(m, e)]
+    if m.type == "colour" and m.subtype != "saturation" and _CAST_WORDS.search(m.text) \
+            and not any(e.get("type") == "colour" for e in kept):
+        kept += [e for e in evs if e.get("type") == "colour" and e not in kept]
+    return kept
+
+
 def found(q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]:
     """Events of the question's type (and of the types standing for it) in its window, and
     the find_events result."""
@@ -188,7 +206,7 @@ def found(q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]
                 and str(e.get("subtype", "")).startswith(MEASURED)
                 and (not own or e["subtype"] in also)]
     if q.types:
-        evs = [e for e in evs if fits_subtype(q.types[0], e)]
+        evs = fitting(q.types[0], evs)
     return list(evs), data
 
 

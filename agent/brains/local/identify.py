@@ -21,6 +21,7 @@ from agent.brains.local.totals import aggregate, type_sets
 from agent.brains.stretches import stretch_types, stretches
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
+from agent.kinds import RANKED_BY
 from agent.questions import Question
 
 
@@ -96,7 +97,24 @@ def _not_present(q: Question, evs: list[dict[str, Any]], span: str) -> dict[str,
 
 
 # "Which one lasts longest / takes up most of the time?": plain time, not severity-weighted.
-_LONGEST = re.compile(r"\b(?:longest|longer|most (?:of the )?time|most of the video)\b", re.I)
+_LONGEST = re.compile(r"\b(?:longest|longer|most (?:of the )?(?:screen |running |viewing )?time|"
+                      r"most of the (?:video|clip|footage|film)|(?:takes?|taking|took|occup\w+|"
+                      r"covers?|covering|spans?|spanning|fills?|filling)(?:\s+up)?\s+(?:the\s+)?"
+                      r"most)\b", re.I)
+
+
+def _ranked(found_: list, choice: str | None, conf: float) -> dict[str, Any]:
+    """Every type found, ranked by its time in the degraded stretches, longest first."""
+    secs = stretch_types(found_, weighted=False)
+    worst: dict[str, float] = {}
+    for s in found_:
+        worst[s.type] = max(worst.get(s.type, 0.0), s.severity)
+    order = sorted(secs, key=lambda t: -secs[t])
+    text = ("Ranked by time, longest first: "
+            + "; ".join(f"{i + 1}. {TYPE_NAMES.get(t, t)} ({secs[t]:.0f} s in all, worst "
+                        f"severity {worst[t]:.2f})" for i, t in enumerate(order)) + ".")
+    mains = [s.primary for s in found_]
+    return {"answer": text, "choice": choice, "confidence": conf, "segments": segments(mains)}
 
 
 def dominant_factor(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -119,6 +137,8 @@ def dominant_factor(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any
     if unnamed:  # what dominates is none of the kinds offered, and none of those was found
         choice, conf = none_option(q), 0.4
     share = load[top] / sum(load.values())
+    if RANKED_BY.search(q.text):
+        return _ranked(found_, choice, conf)
     text = (f"The dominant factor is {TYPE_NAMES.get(top, top)} ({share:.0%} of the "
             f"{'' if longest else 'severity-weighted '}time of all degraded stretches): "
             + "; ".join(ev_line(e) for e in mains if e["type"] == top)[:600] + ".")

@@ -36,7 +36,7 @@ from agent.brains.local.common import (
 from agent.brains.local.evidence import (
     MEASURED,
     Evidence,
-    fits_subtype,
+    fitting,
     found,
     in_window,
     touching,
@@ -56,6 +56,12 @@ _UNIT_NAMES = {1.0: "second", 60.0: "minute", 3600.0: "hour"}
 # "How far in does it end?": the option offsets are read against the end.
 _ENDS = re.compile(r"\b(?:end|ends|ended|ending|stop|stops|stopped|finish|finishes|"
                    r"finished|over)\b", re.IGNORECASE)
+# "At what time does the blur end?" over options that are moments: the moment nearest its end
+# ("the end" of the video is a place, not the event's end).
+_END_POINT = re.compile(r"(?<!the )(?<!the very )\b(?:end|ends|ended|ending|stop|stops|stopped|"
+                        r"finish|finishes|finished|disappears?|disappeared|vanish\w*|goes away|"
+                        r"go away|clears? up|recover\w*|is over|are over|subsides?|fades? "
+                        r"away|wears? off)\b", re.IGNORECASE)
 # A question asking for all of them ("list every problem", "all the times it ...").
 _ALL_ASKED = re.compile(r"^\s*(?:please\s+)?(?:list|enumerate)\b|\b(?:all|every|each)\b",
                         re.IGNORECASE)
@@ -105,6 +111,11 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             if scored and max(scored)[0] > 0:
                 best, choice = max(scored)
                 conf = min(0.95, 0.4 + best)
+            moments = _moments(q, evs)
+            if moments:  # options that are moments: the one nearest an onset (or an end)
+                choice = nearest(q.options, lambda o: min(
+                    abs(sum(o.windows[0].span) / 2 - m) for m in moments), 0.0)
+                conf = 0.7
         else:
             choice = none_option(q)
         if choice is None and evs and all((o.durations or o.numbers) and not sp
@@ -142,6 +153,16 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                      + spans_text(brief) + ".")
         text += coder_note(q, ev, ctx.duration_s)
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
+
+
+def _moments(q: Question, evs: list[dict[str, Any]]) -> list[float]:
+    """When every option is a moment ("0:45", "at 1:08"), the moments asked for: the events'
+    ends when the question asks when it ends, else their onsets (moments inside one event
+    tie on overlap, and "when does it start?" names the first)."""
+    if not q.options or not all(o.windows and all(w.point for w in o.windows)
+                                for o in q.options):
+        return []
+    return [e["end_s" if _END_POINT.search(q.text) else "start_s"] for e in evs]
 
 
 def free_answer(q: Question, evs: list[dict[str, Any]], ctx: RunContext) -> dict[str, Any]:
@@ -228,8 +249,8 @@ def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         # events) are answered once, with the events of both
         key = next((k for k in seen if k in m.accepts or m.type in accepts[k]), m.type)
         accepts.setdefault(key, m.accepts)
-        evs = [e for e in touching(ev.all_events(), lo, hi)
-               if e["type"] in m.accepts and fits_subtype(m, e)]
+        evs = fitting(m, [e for e in touching(ev.all_events(), lo, hi)
+                          if e["type"] in m.accepts])
         got = seen.setdefault(key, [])
         got += [e for e in _in_question_window(q, split_lasting(evs)[0]) if e not in got]
     for evs in seen.values():

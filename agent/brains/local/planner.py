@@ -89,6 +89,10 @@ class LocalBrain:
         if not ev.overview:
             return steps
         t = q.type
+        # the windows weighed for every type the question's word accepts ("stutter" is seen
+        # as repeated frames or a frame-rate drop)
+        weigh = ",".join(q.types[0].accepts) if q.types and len(q.types[0].accepts) > 1 \
+            else t or "any"
         win = window_args(q.window, duration)
         opt_wins = option_windows(q, duration)
         k = q.kind
@@ -98,7 +102,7 @@ class LocalBrain:
             if k == "detection" and q.window:
                 steps.append(("measure_window", window_args(q.window, duration, True)))
             if k == "localization" and len(opt_wins) >= 2:
-                steps.append(("compare_windows", {"windows": opt_wins, "type": t or "any"}))
+                steps.append(("compare_windows", {"windows": opt_wins, "type": weigh}))
             if k == "open":
                 main = main_event(ev.get("find_events"), t)
                 if main:
@@ -117,12 +121,12 @@ class LocalBrain:
                 wins = [list(w) for w in unit_windows(q.text, duration)
                         or equal_segments(duration, which_parts(q.text) or 2)]
             if len(wins) >= 2:
-                steps.append(("compare_windows", {"windows": wins[:12], "type": t or "any"}))
+                steps.append(("compare_windows", {"windows": wins[:12], "type": weigh}))
             steps.append(("find_events", {"type": "any", **win}))
         elif k == "temporal_relation":
             steps.append(("find_events", {"type": "any", **win}))
             if len(opt_wins) >= 2:
-                steps.append(("compare_windows", {"windows": opt_wins, "type": t or "any"}))
+                steps.append(("compare_windows", {"windows": opt_wins, "type": weigh}))
             if ev.get("find_events"):  # a type asked about but not found: where is it likeliest?
                 steps += [("compare_windows", order.probe_args(m, q, duration))
                           for m in order.missing_types(q, ev.all_events())]
