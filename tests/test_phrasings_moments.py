@@ -1,7 +1,7 @@
 """More questions the session-26 probe found misread: options that are moments ("at what time
 does the blur end? 0:45 / 1:08"), "stop being blurry" (no freeze), "which is milder?",
 stutter asked of windows where the frame rate drops, and colour praised in German, French
-and Spanish word order."""
+and Spanish word order, codecs named with their artefacts, "which is first?"."""
 
 from __future__ import annotations
 
@@ -82,3 +82,23 @@ def test_colour_praised_in_other_word_orders(tmp_path, question):
                      fps=5.0)
     ans = ask(idx, question, ("Yes", "No"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("phrase", ["MPEG artefacts", "H.264 artifacts", "codec blocking",
+                                    "x264 blocks", "MPEG-2 artifacting"])
+def test_a_codec_named_with_its_artefacts_is_compression(phrase):
+    assert [m.type for m in distortions(f"Are there {phrase}?")] == ["compression"]
+
+
+@pytest.mark.parametrize("question", [
+    "Which is first, shaking or oversaturation?",
+    "Which one came later: the shake or the oversaturation?",
+    "What was first, the shaking or the oversaturation?",
+])
+def test_which_is_first_is_a_temporal_relation(tmp_path, question):
+    idx = make_index(180.0, [Event("jitter", 58.0, 78.0, 0.8, 3.0, "camera shake", {}),
+                             Event("colour", 132.0, 159.0, 0.5, 2.0, "oversaturation", {})],
+                     fps=5.0)
+    ans = ask(idx, question, ("Shaking", "Oversaturation"), tmp_path)
+    assert ans.choice == ("B" if "later" in question else "A"), ans.answer
+    assert "comes first" in ans.answer, ans.answer

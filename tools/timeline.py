@@ -284,6 +284,8 @@ def event_dict(e: Event, overlap_s: float | None = None) -> dict[str, Any]:
     ev = {k: v for k, v in list(e.evidence.items())[:4] if isinstance(v, int | float | str)}
     if ev:
         d["evidence"] = ev
+    if e.evidence.get("recoded_from"):  # retyped after grading: its severity is that scale's
+        d["graded_as"] = e.evidence["recoded_from"]
     return d
 
 

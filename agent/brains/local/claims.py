@@ -95,6 +95,53 @@ def share_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] |
             "confidence": 0.7}
 
 
+# "Is the noise constant throughout?", "is it blurry the whole time?": a claim that the named
+# defect covers the video ("throughout" alone often means "anywhere in": not read so).
+_ALL_ALONG = re.compile(r"\b(?:constant|constantly|continuous|continuously|persistent|"
+                        r"persistently|the whole time|all the time|the entire time|at all times|"
+                        r"(?:the )?(?:whole|entire) (?:video|clip|footage|film|recording|way "
+                        r"through)|from (?:start|beginning) to (?:finish|end)|all the way "
+                        r"through|all through)\b", re.I)
+_COVERS = 0.9  # share of the video a defect must cover to be there "all along"
+_WHOLE_OPTION = re.compile(r"\b(?:whole|entire|throughout|all of it|all the time|everywhere|"
+                           r"all along|constant\w*|continuous\w*)\b", re.I)
+_PART_OPTION = re.compile(r"\b(?:part|parts|partly|partially|some of|sometimes|at times|"
+                          r"occasional\w*|intermittent\w*|in places|certain)\b", re.I)
+
+
+def extent_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] | None:
+    """"Is the whole video noisy, or only part of it?", "is the noise constant throughout?":
+    how much of the video the named defect's lasting events cover, against all of it; None
+    when the question claims no extent."""
+    if q.window or q.absent or ctx.duration_s <= 0 or not q.types:
+        return None
+    whole = next((o.letter for o in q.options if _WHOLE_OPTION.search(o.text)
+                  and not _PART_OPTION.search(o.text)), None)
+    part = next((o.letter for o in q.options if _PART_OPTION.search(o.text)), None)
+    none = next((o.letter for o in q.options if o.no or o.none
+                 or re.search(r"\b(?:not|never|no)\b", o.text, re.I)), None)
+    asked = whole and part or (not q.options or any(o.yes for o in q.options)) and \
+        _ALL_ALONG.search(q.text)
+    if not asked:
+        return None
+    evs = fitting(q.types[0], [e for e in split_lasting(ev.all_events())[0]
+                               if e["type"] in q.types[0].accepts])
+    share = span_union_s((e["start_s"], e["end_s"]) for e in evs) / ctx.duration_s
+    holds = share >= _COVERS
+    name = what(q)
+    said = (f"{name} covers {share:.0%} of the video ({share * ctx.duration_s:.0f} s of "
+            f"{ctx.duration_s:.0f} s)" + (": " + spans_text(evs) if evs else ""))
+    if whole and part:
+        choice = whole if holds else part if evs else (none or part)
+        text = (f"{'All of it' if holds else 'Only part of it' if evs else 'None of it'}: "
+                f"{said}.")
+    else:
+        choice = yes_no(q, holds)
+        text = f"{'Yes' if holds else 'No'}: {said}, not all of it." if not holds else \
+            f"Yes: {said}."
+    return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": 0.7}
+
+
 _ONLY = re.compile(r"\b(?:only|solely|exclusively|confined to|limited to|restricted to)\b", re.I)
 
 

@@ -14,7 +14,7 @@ from agent.brains.local.common import (
     verdict,
     yes_no,
 )
-from agent.brains.local.evidence import Evidence, type_hit
+from agent.brains.local.evidence import Evidence, touching, type_hit
 from agent.brains.local.levels import grade
 from agent.brains.stretches import (
     Stretch,
@@ -223,9 +223,16 @@ def judges_quality(q: Question) -> bool:
 
 
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-    """The overall grade, from the level-weighted share of the viewing impaired."""
-    found = stretches(ev.all_events())
-    g, detail = grade(found, ctx.duration_s)
+    """The overall grade, from the level-weighted share of the viewing impaired (of the
+    question's window, when it names one: "rate the last 30 seconds")."""
+    evs, span, of = ev.all_events(), ctx.duration_s, ""
+    if q.window and q.window.end_s > q.window.start_s:
+        a, b = q.window.start_s, q.window.end_s
+        evs = [{**e, "start_s": max(e["start_s"], a), "end_s": min(e["end_s"], b)}
+               for e in touching(evs, a, b)]
+        span, of = b - a, f" of {hms(a)}-{hms(b)}"
+    found = stretches(evs)
+    g, detail = grade(found, span)
     choice = None
     clean_claim = bool(_CLEAN_CLAIM.search(q.text))
     poor = None if clean_claim else _POOR_CLAIM.search(q.text)
@@ -249,7 +256,8 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = nearest(q.options, lambda o: o.level, max(0.0, 5.0 - g) * 0.75)
     names = ["", "bad", "poor", "fair", "good", "excellent"]
     g = min(max(g, 1.0), 5.0)
-    text = f"Overall quality is {names[int(round(g))]} ({on_scale(q.text, g, numbered)}): {detail}."
+    text = (f"Overall quality{of} is {names[int(round(g))]} ({on_scale(q.text, g, numbered)}): "
+            f"{detail}.")
     if (clean_claim or fair_claim or poor) and asks_whether(q.text):  # "would it pass QC?"
         worst = max(found, key=lambda s: s.severity) if found else None
         text = verdict(truth, (f"{len(found)} degraded stretch(es), the worst {worst.type} at "

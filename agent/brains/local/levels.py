@@ -75,9 +75,11 @@ def level_of(severity: float | None, kind: str = "") -> float:
 
 
 def events_level(evs: Sequence[dict[str, Any]]) -> float:
-    """The option-scale level of the worst of some events, each on its detector's cuts."""
-    return max((level_of(e["severity"], f"{e['type']}/{e.get('subtype') or ''}")
-                for e in evs), default=0.0)
+    """The option-scale level of the worst of some events, each on its detector's cuts (an
+    event retyped after grading, as softness found to be the coder's, on the cuts of the
+    detector that graded it)."""
+    return max((level_of(e["severity"], e.get("graded_as")
+                         or f"{e['type']}/{e.get('subtype') or ''}") for e in evs), default=0.0)
 
 
 def probed_level(etype: str | None, data: dict[str, Any] | None) -> float:

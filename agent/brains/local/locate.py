@@ -8,6 +8,7 @@ from typing import Any
 from agent.brains.local.claims import (
     also_outside,
     coder_note,
+    extent_answer,
     in_named_place,
     level_claim,
     share_answer,
@@ -277,7 +278,7 @@ def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
-    if (shared := share_answer(q, ev, ctx)) is not None:
+    if (shared := share_answer(q, ev, ctx) or extent_answer(q, ev, ctx)) is not None:
         return shared
     if (placed := in_named_place(q, ev)) is not None:
         return placed
