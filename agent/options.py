@@ -92,6 +92,22 @@ def _trend_of(text: str) -> str | None:
     return None
 
 
+# "A. Yes", "(B) Noise", "C) 1:52-2:13", "D: Never": an option carrying its own letter
+_LABEL = re.compile(r"^\s*(?:\(([A-Za-z])\)|([A-Za-z])\s*[.):\]]|([A-Za-z])\s+[-–—]\s)\s*")
+
+
+def unlabelled(options: Sequence[str]) -> list[str]:
+    """The options without the letters they carry, when every one starts with its own
+    ("A. Yes", "B. No"); as given otherwise ("A black screen" is no label)."""
+    opts = list(options)
+    found = [_LABEL.match(o) for o in opts]
+    if len(opts) < 2 or not all(
+            m and (m.group(1) or m.group(2) or m.group(3)).upper() == chr(ord("A") + i)
+            for i, m in enumerate(found)):
+        return opts
+    return [o[m.end():] for o, m in zip(opts, found, strict=True)]
+
+
 def parse_option(letter: str, text: str, duration_s: float, n_segments: int | None = None,
                  scenes: Sequence[tuple[float, float]] | None = None) -> Option:
     """The facts one option text claims (times, types, level, grade, trend, yes/no)."""

@@ -40,6 +40,7 @@ from agent.options import (
     Option,
     letters,
     parse_option,
+    unlabelled,
 )
 from agent.spelling import correct
 from agent.times import (
@@ -224,7 +225,9 @@ def parse_question(
 ) -> Question:
     """Parse a question and its options against a video of `duration_s` seconds; an English
     question it cannot read (or with words it does not know) is read again with its typos
-    corrected, and that reading is kept when it understands more."""
+    corrected, and that reading is kept when it understands more. Options that carry their
+    own letters ("A. Yes") are read without them."""
+    options = unlabelled(options)
     q = _parse(question, options, duration_s, scenes)
     if q.language != "en" or not (q.kind == "not_understood" or q.unknown):
         return q

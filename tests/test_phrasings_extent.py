@@ -1,7 +1,7 @@
 """How much of the video a defect covers, asked as people ask it ("is the whole video noisy,
 or only part of it?", "is the noise constant throughout?"), the overall grade of a window
 ("rate the last 30 seconds"), and the level of softness found to be the coder's, read on the
-scale that graded it (session 26)."""
+scale that graded it, and drops that grow a level each time (session 26)."""
 
 from __future__ import annotations
 
@@ -68,3 +68,40 @@ def test_coder_softness_is_levelled_on_the_blur_scale(tmp_path):
     ans = ask(make_index(180.0, [e], fps=5.0), "Is there heavy compression in the first minute?",
               ("Yes", "No"), tmp_path)
     assert ans.choice == "A" and "severe" in ans.answer, ans.answer
+
+
+def _blur_steps(sevs=(0.351, 0.565, 0.564)):
+    spans = [(25.0, 40.5), (87.0, 100.0), (131.5, 155.5)]
+    return make_index(180.0, [Event("blur", a, b, s, 3.0, "softness", {})
+                              for (a, b), s in zip(spans, sevs, strict=True)], fps=5.0)
+
+
+def test_drops_stepping_up_a_level_each_time_answer_each_time(tmp_path):
+    # mild -> severe -> severe on the blur's own cuts: a small move on the raw scale
+    ans = ask(_blur_steps(), "Is the blur getting stronger each time it appears?",
+              ("Yes", "No"), tmp_path)
+    assert ans.choice == "A" and ans.answer.startswith("Yes."), ans.answer
+    ans = ask(_blur_steps(), "Does the picture quality get better or worse as the video goes on?",
+              ("It gets better", "It gets worse", "It stays the same"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_drops_that_step_down_are_not_growing_each_time(tmp_path):
+    ans = ask(_blur_steps((0.565, 0.351, 0.6)),
+              "Is the blur getting stronger each time it appears?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("extra,letter", [
+    # combing read by the grain and halo detectors too, over the same span: one defect
+    ((Event("noise", 111.0, 145.0, 0.35, 2.0, "impulse", {}),
+      Event("sharpening", 114.0, 144.5, 0.58, 3.0, "halo", {})), "B"),
+    # noise over half of the combing: two defects at once
+    ((Event("noise", 130.0, 170.0, 0.6, 3.0, "grain", {}),), "A"),
+])
+def test_do_the_defects_overlap(tmp_path, extra, letter):
+    idx = make_index(180.0, [Event("exposure", 22.0, 44.5, 0.48, 3.0, "too bright", {}),
+                             Event("interlace", 111.0, 145.5, 1.0, 5.0, "combing", {}),
+                             *extra], fps=5.0)
+    ans = ask(idx, "Do the two defects overlap in time?", ("Yes", "No"), tmp_path)
+    assert ans.choice == letter, ans.answer

@@ -15,8 +15,9 @@ from agent.brains.local.common import (
     yes_no,
 )
 from agent.brains.local.evidence import Evidence, touching, type_hit
-from agent.brains.local.levels import grade
+from agent.brains.local.levels import grade, stretch_level
 from agent.brains.stretches import (
+    STEPWISE_RUNS,
     Stretch,
     lasting_pieces,
     pattern,
@@ -61,6 +62,28 @@ def stability_claim(text: str) -> str | None:
     return next((k for k, pat in _STABILITY_CLAIMS if re.search(pat, low)), None)
 
 
+# "each time it appears", "every time", "from one to the next": a claim about the drops in turn
+_EACH_TIME = re.compile(r"\b(?:each|every|every single|with each)\s+(?:time|occurrence|"
+                        r"appearance|episode|one|drop|stretch|segment)\b|\bone (?:to|after) "
+                        r"(?:the )?(?:next|another)\b|\bsuccessive\w*\b|\bin turn\b", re.I)
+
+
+def by_level(found: Sequence[Stretch]) -> str | None:
+    """"degrading" ("improving") when STEPWISE_RUNS or more separate drops of one type never
+    step down (up) on their detector's own level scale and end at least one level above
+    (below) where they began: severities do not compare across detectors, and a blur going
+    mild -> severe moves less on the raw scale than a flicker doing the same."""
+    if len(found) < STEPWISE_RUNS or len({s.type for s in found}) > 1:
+        return None
+    levels = [stretch_level(s) for s in found]
+    steps = [b - a for a, b in zip(levels[:-1], levels[1:], strict=True)]
+    if levels[-1] - levels[0] >= 1 and all(d >= 0 for d in steps):
+        return "degrading"
+    if levels[0] - levels[-1] >= 1 and all(d <= 0 for d in steps):
+        return "improving"
+    return None
+
+
 # "near the end", "towards the end", "by the end", "later on": a claim about the end, not a trend
 _AT_THE_END = re.compile(r"\b(?:near|towards?|by|at|around|in|during)\s+the\s+(?:very\s+)?(?:end|"
                          r"ending|close|finish|(?:last|second|latter|final|later)\s+(?:part|"
@@ -85,12 +108,15 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 f"{'worse' if measured == 'degrading' else 'milder'} than the one before")
     if measured in ("fluctuating", "stable") and len(found) >= 2:
         # no one-way change overall: which way do the separate drops step, if any?
-        way = stepwise(found, runs=2, same_type=False)
+        way = stepwise(found, runs=2, same_type=False) or by_level(found)
         lean = f", its drops growing {'worse' if way == 'degrading' else 'milder'} in turn" \
             if way else ""
         if q.options and choice is None:  # asked worse / better / the same
             choice = next((o.letter for o in q.options if o.trend == (way or "stable")),
                           None)
+        elif way and claimed == way and _EACH_TIME.search(q.text):
+            measured = way  # "does it get stronger each time it appears?": the drops say
+            choice = yes_no(q, True) if q.options else None
     subject = type_name(q.type) if q.types else "quality"
     # said of a distortion, its own course: it grows as the picture degrades
     state = {"degrading": "growing", "improving": "fading", "stable": "steady"}.get(

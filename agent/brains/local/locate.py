@@ -156,6 +156,19 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 
+def _timed_yes(q: Question, evs: list[dict[str, Any]]) -> str | None:
+    """Of several yes options that each name a time ("Yes, around 2:00"), the one nearest
+    the events found (None unless there are two or more)."""
+    timed = [o for o in q.options if o.yes and not o.no and o.windows]
+    if len(timed) < 2 or not evs:
+        return None
+
+    def gap(o: Any) -> float:
+        a, b = o.windows[0].span
+        return min(max(0.0, e["start_s"] - b, a - e["end_s"]) for e in evs)
+    return min(timed, key=gap).letter
+
+
 def _moments(q: Question, evs: list[dict[str, Any]]) -> list[float]:
     """When every option is a moment ("0:45", "at 1:08"), the moments asked for: the events'
     ends when the question asks when it ends, else their onsets (moments inside one event
@@ -304,6 +317,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if elsewhere:  # "is the flicker only in the first half?": not when it is also outside
         present = False
     choice = yes_no(q, present != q.absent)  # "is it free of blur?": yes when absent
+    if present and not q.absent and (timed := _timed_yes(q, evs)):
+        choice = timed  # "yes, around 0:50" / "yes, around 2:00": the one at the event
     if choice is None and q.options:
         if present:
             choice, _ = by_type(q, type_load(evs), subtypes(evs))

@@ -17,6 +17,7 @@ from agent.brains.local.common import (
 )
 from agent.brains.local.evidence import Evidence, same_defect_types
 from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
+from agent.brains.local.spread import SPREAD_WORDS, gaps, spread_claim, spread_text
 from agent.brains.stretches import Stretch, Timeline
 from agent.context import RunContext
 from agent.questions import Mention, Question, type_name
@@ -179,7 +180,7 @@ def unnamed_text(text: str, found: Sequence[Stretch], duration: float) -> str:
                     f"{hms(max(0.0, b['start_s'] - a['end_s']))} apart")
         text = "; ".join(gap(a, b) for a, b in zip(evs, evs[1:], strict=False))
         return text[0].upper() + text[1:] + ". "
-    if _SPREAD.search(text):  # "are the problems spread evenly or clustered?"
+    if SPREAD_WORDS.search(text):  # "are the problems spread evenly or clustered?"
         return spread_text(found, duration)
     m = _ENDS.search(text)
     if not m:
@@ -194,38 +195,6 @@ def unnamed_text(text: str, found: Sequence[Stretch], duration: float) -> str:
 # "How far apart are the two problems?", "how many seconds separate them?"
 _GAP = re.compile(r"\b(apart|gaps?|between|separates|separated|separating)\b|"
                   r"\b(?:seconds?|minutes?|time|long|what)\s+separate\b", re.I)
-_SPREAD = re.compile(r"\b(cluster\w*|evenly|spread|distributed|scattered|bunched|grouped|"
-                     r"concentrated|periodic\w*|regular\w*)\b", re.I)
-
-
-# Share of the video from the first degraded stretch's start to the last one's end below which
-# they are clustered, and from which they are spread over the video.
-CLUSTERED_SHARE = 0.3
-SPREAD_SHARE = 0.5
-
-
-def spread_share(found: Sequence[Stretch], duration: float) -> float:
-    """The share of the video from the first stretch's start to the last one's end."""
-    return (found[-1].end_s - found[0].start_s) / duration if found and duration else 0.0
-
-
-def gaps(found: Sequence[Stretch]) -> list[float]:
-    """The clean time between consecutive stretches."""
-    return [b.start_s - a.end_s for a, b in zip(found[:-1], found[1:], strict=True)]
-
-
-def spread_text(found: Sequence[Stretch], duration: float) -> str:
-    """How the degraded stretches lie over the video, in the words of spread_claim."""
-    if len(found) < 2:
-        return "A single degraded stretch: there is no spread to speak of. "
-    share = spread_share(found, duration)
-    word = "clustered" if share < CLUSTERED_SHARE else "spread over the video" \
-        if share >= SPREAD_SHARE else "neither clustered nor spread out"
-    return (f"{word[0].upper()}{word[1:]}: {len(found)} degraded stretches from "
-            f"{hms(found[0].start_s)} to {hms(found[-1].end_s)}, gaps of "
-            + ", ".join(hms(g) for g in gaps(found)[:6]) + ". ")
-
-
 _BETWEEN_NTH = re.compile(r"\bbetween\s+the\s+(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)"
                           r"\s+(?:[\w-]+\s+)?(?:and|&)\s+(?:the\s+)?(second|third|fourth|fifth|"
                           r"2nd|3rd|4th|5th|last|final|next)\b", re.IGNORECASE)
@@ -368,31 +337,4 @@ def pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
     if re.search(r"\b(separate\w*|independent\w*|not overlap|do not overlap|never overlap|"
                  r"apart|isolated)\b", low):
         return not tl.together(a, b)
-    return None
-
-
-def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | None:
-    """Claims about how the degraded stretches are spread (clustered, periodic, single...)."""
-    n = len(found)
-    spread = spread_share(found, duration)
-    between = gaps(found)
-    if re.search(r"\b(concentrated|locali[sz]ed|in one (?:part|place|spot|section))\b", low):
-        return n == 1 or (n >= 2 and spread < CLUSTERED_SHARE)  # one stretch is in one part
-    if re.search(r"\b(cluster\w*|close together|grouped|bunched|burst)\b", low):
-        return n >= 2 and spread < CLUSTERED_SHARE
-    if re.search(r"\b(evenly|spread|distributed|scattered|throughout|uniform\w*|random\w*|"
-                 r"independent\w*|far apart|far from each other|(?:widely|well) separated)\b",
-                 low):
-        return n >= 2 and spread >= SPREAD_SHARE
-    if re.search(r"\b(overlap\w*|at the same time|simultaneous\w*|coincid\w*)\b", low):
-        return any(len({e["type"] for e in s.events}) >= 2 for s in found)
-    if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
-        if len(between) < 2:
-            return False
-        mean = sum(between) / len(between)
-        return mean > 0 and (max(between) - min(between)) < 0.3 * mean
-    if re.search(r"\b(single|only one|one event|isolated)\b", low):
-        return n == 1
-    if re.search(r"\b(no (?:distortion|event|artifact)s?|none)\b", low):
-        return n == 0
     return None

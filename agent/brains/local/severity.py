@@ -35,6 +35,30 @@ _DEFECT_LEVEL = re.compile(r"\b(?:mild|mildly|moderate|moderately|severe|severel
                            r"extreme|none)\b", re.I)
 
 
+# What a scale's anchor says of its top: "5 = perfectly smooth" is the best end, "5 = very
+# noisy" the worst.
+_GOOD_END = re.compile(r"\b(?:excellent|perfect\w*|best|good|great|fine|smooth\w*|fluid|sharp|"
+                       r"crisp|clean|clear|flawless|pristine|steady|stable|natural|none|no "
+                       r"(?:\w+ )?(?:problems?|defects?|distortion|artifacts?|artefacts?)|not at "
+                       r"all|high(?:est)? quality)\b", re.I)
+_BAD_END = re.compile(r"\b(?:worst|terrible|awful|severe|very|extreme\w*|heav\w+|strong\w*|"
+                      r"unwatchable|bad|poor)\b", re.I)
+
+
+def top_is_best(q: Question, top: int) -> bool:
+    """Whether the scale's top number is its best end: by what its anchor says ("5 =
+    perfectly smooth"), else when the question rates a virtue ("rate the smoothness")."""
+    m = re.search(rf"\b{top}\s*(?:(?:=|:|is|means|-|–|for)\s*([^,;)]+)|\(([^)]+)\))", q.text,
+                  re.I)
+    if m:
+        anchor = m.group(1) or m.group(2)
+        if _GOOD_END.search(anchor) and not _BAD_END.search(anchor.replace("very smooth", "")):
+            return True
+        if _BAD_END.search(anchor):
+            return False
+    return bool(q.praised)
+
+
 def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The named distortion's level (mild / moderate / severe), duration or grade."""
     low = q.text.lower()
@@ -65,7 +89,8 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"The {name} run at about {rate:g} frames per second at their worst: "
                 + "; ".join(ev_line(e) for e in evs[:3]) + ".")
         return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": 0.7}
-    asks_length = bool(re.search(r"\bhow long|duration|length|last\b", low))
+    asks_length = bool(re.search(r"\bhow long\b|\b(?:duration|length|last|lasts|lasting|"
+                                 r"lasted|goes on|continues)\b", low))
     if asks_length and any(o.durations for o in q.options):
         choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
     elif asks_length and q.options and all(o.numbers and not o.durations for o in q.options):
@@ -83,8 +108,11 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         choice = nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
     scale = scale_of(q.text) or number_scale(q)
     rated = 0.0
+    best_top = bool(scale) and top_is_best(q, scale[1])
     if scale:  # "rate the noise from 1 to 5": its level on that scale, the top the worst
         rated = scale[0] + min(level, 3.0) / 3.0 * (scale[1] - scale[0])
+        if best_top:  # "(1 = very jerky, 5 = perfectly smooth)": the top the best
+            rated = scale[0] + scale[1] - rated
         if choice is None and any(o.numbers for o in q.options):
             choice = nearest(q.options, lambda o: o.numbers[0] if o.numbers else None, rated)
     if not evs and choice is None:
@@ -112,6 +140,8 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             text += f" None of the options says so; {picked.text!r} is the nearest."
             conf = min(conf, 0.3)
     if scale:
-        text += (f" On a {scale[0]}-{scale[1]} scale ({scale[0]} none, {scale[1]} the most "
-                 f"severe): {round(rated, 1):g}.")
+        text += (f" On a {scale[0]}-{scale[1]} scale "
+                 + (f"({scale[0]} the most severe, {scale[1]} none)" if best_top else
+                    f"({scale[0]} none, {scale[1]} the most severe)")
+                 + f": {round(rated, 1):g}.")
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}

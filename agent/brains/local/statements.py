@@ -20,6 +20,15 @@ from agent.times import ORDINALS
 _FALSE = re.compile(r"\b(?:false|wrong|incorrect|untrue|not (?:true|correct|accurate))\b", re.I)
 
 
+# A statement that denies its distortion ("there is no interlacing", "the video never
+# freezes"), and one that claims only that it shows somewhere in its time ("appears in the
+# first minute"), not that it fills it.
+_DENIED = re.compile(r"\b(?:no|not|never|without|free of|none)\b|n't\b", re.I)
+_PRESENCE = re.compile(r"\b(?:appear\w*|occur\w*|show\w* up|happen\w*|is present|are present|"
+                       r"contains?|there (?:is|are)|at some point|somewhere|starts?|begins?|"
+                       r"sets? in)\b", re.I)
+
+
 def is_statement_set(q: Question) -> bool:
     """Whether the options claim each a distortion somewhere (two or more of them with their
     own time or part), while the question itself names neither."""
@@ -37,13 +46,19 @@ def _truth(o: Option, lasting: list[dict[str, Any]], duration: float) -> float:
     accepts = {t for m in o.types for t in m.accepts}
     mine = [e for e in lasting if e["type"] in accepts]
     span = option_span(o, duration)
+    denied = bool(_DENIED.search(o.text))  # "there is no interlacing"
     if not o.types or span is None:
-        return 1.0 if mine else 0.0
+        return float(bool(mine) != denied)
     a, b = span
     if b <= a:
         return 0.0
     covered = sum(max(0.0, min(b, e["end_s"]) - max(a, e["start_s"])) for e in mine)
-    return min(1.0, covered / (b - a))
+    share = min(1.0, covered / (b - a))
+    if _PRESENCE.search(o.text):  # "it appears in the first minute": some of it lies there
+        share = max(share, max((max(0.0, min(b, e["end_s"]) - max(a, e["start_s"]))
+                                / max(e["end_s"] - e["start_s"], 1e-6) for e in mine),
+                               default=0.0))
+    return 1.0 - share if denied else share
 
 
 def statements(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:

@@ -1,0 +1,84 @@
+"""Option and statement forms a session-26 probe found misread: options carrying their own
+letters ("A. Yes"), yes options that each name a time ("Yes, around 2:00"), "the noise
+lasts for approximately ...", statements that deny a distortion or place it in a part
+("there is no interlacing", "it appears in the first minute"), and rating scales whose top is
+the best end ("1 = very jerky, 5 = perfectly smooth")."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from agent.options import unlabelled
+from tools.model import Event
+
+
+@pytest.mark.parametrize("options,expected", [
+    (["A. Yes", "B. No"], ["Yes", "No"]),
+    (["(A) Blur", "(B) Noise"], ["Blur", "Noise"]),
+    (["A) 0:10-0:30", "B) 0:43-1:08"], ["0:10-0:30", "0:43-1:08"]),
+    (["a: yes", "b: no"], ["yes", "no"]),
+    (["Corrupted blocks", "A clean picture", "A black screen"],
+     ["Corrupted blocks", "A clean picture", "A black screen"]),  # no labels: as given
+    (["B. Yes", "A. No"], ["B. Yes", "A. No"]),  # letters not their own
+])
+def test_option_letters_are_read_off(options, expected):
+    assert unlabelled(options) == expected
+
+
+def _blur():
+    return make_index(180.0, [Event("blur", 43.5, 68.0, 0.8, 3.0, "softness", {})], fps=5.0)
+
+
+def test_labelled_yes_is_a_yes(tmp_path):
+    ans = ask(_blur(), "Is the picture blurry between 00:00:45 and 00:01:05?",
+              ("A. Yes", "B. No"), tmp_path)
+    assert ans.choice == "A" and "guess" not in ans.answer, ans.answer
+
+
+def test_the_yes_at_the_event_time(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 112.4, 133.4, 0.4, 2.0, "too bright", {})],
+                     fps=5.0)
+    ans = ask(idx, "Does the video get brighter at some point?",
+              ("Yes, around 0:50", "Yes, around 2:00", "No"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_lasts_for_approximately_picks_the_duration(tmp_path):
+    idx = make_index(180.0, [Event("noise", 119.5, 135.5, 0.35, 2.0, "grain", {})], fps=5.0)
+    ans = ask(idx, "The noise lasts for approximately",
+              ("5 seconds", "16 seconds", "45 seconds"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def _combing():
+    return make_index(180.0, [Event("interlace", 14.5, 35.0, 0.4, 3.0, "combing", {})],
+                      fps=5.0)
+
+
+def test_a_statement_placing_it_in_a_part_and_one_denying_it(tmp_path):
+    opts = ("Interlacing appears in the first minute", "Interlacing appears in the last minute",
+            "There is no interlacing")
+    ans = ask(_combing(), "Select the correct statement.", opts, tmp_path)
+    assert ans.choice == "A", ans.answer
+    clean = make_index(180.0, [Event("blur", 100.0, 130.0, 0.8, 3.0, "softness", {})], fps=5.0)
+    assert ask(clean, "Select the correct statement.", opts, tmp_path).choice == "C"
+
+
+def _rate_drop():
+    return make_index(180.0, [Event("frame_drop", 31.0, 44.2, 0.8, 3.0, "frame-rate drop",
+                                    {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question,low", [
+    ("Rate the smoothness of motion from 0:30 to 0:45 (1 = very jerky, 5 = perfectly "
+     "smooth).", True),
+    ("On a scale of 1 to 5, where 5 is perfectly smooth, how choppy is the motion?", True),
+    ("Rate the choppiness from 1 (none) to 5 (very heavy).", False),
+    ("Rate the motion from 1 (very jerky) to 5 (perfectly smooth).", True),
+    ("Rate the frame drops from 1 to 5.", False),
+])
+def test_a_scale_whose_top_is_the_best_end(tmp_path, question, low):
+    ans = ask(_rate_drop(), question, ("1", "2", "3", "4", "5"), tmp_path)
+    assert (ans.choice in "AB") == low, ans.answer
