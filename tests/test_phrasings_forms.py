@@ -82,3 +82,43 @@ def _rate_drop():
 def test_a_scale_whose_top_is_the_best_end(tmp_path, question, low):
     ans = ask(_rate_drop(), question, ("1", "2", "3", "4", "5"), tmp_path)
     assert (ans.choice in "AB") == low, ans.answer
+
+
+def test_mild_or_severe_of_a_moderate_one_near_the_severe_cut(tmp_path):
+    # noise cuts (0.49, 0.87): 0.86 is moderate, next to severe
+    idx = make_index(180.0, [Event("noise", 108.0, 146.0, 0.86, 4.0, "grain", {})], fps=5.0)
+    assert ask(idx, "Is the noise mild or severe?", ("Mild", "Severe"), tmp_path).choice == "B"
+    assert ask(idx, "How severe is the noise?", ("Mild", "Moderate", "Severe"),
+               tmp_path).choice == "B"
+
+
+@pytest.mark.parametrize("question,options,letter", [
+    ("How many seconds of the video are degraded in total?",
+     ("About 20", "About 50", "About 100"), "B"),
+    ("How many minutes of the video are degraded in total?",
+     ("About 1", "About 3", "About 5"), "A"),
+])
+def test_a_total_time_asked_in_a_unit_over_bare_numbers(tmp_path, question, options, letter):
+    idx = make_index(180.0, [Event("blur", 35.5, 58.0, 0.3, 2.0, "softness", {}),
+                             Event("flicker", 132.5, 160.4, 1.0, 5.0, "brightness oscillation",
+                                   {})], fps=5.0)
+    assert ask(idx, question, options, tmp_path).choice == letter
+
+
+@pytest.mark.parametrize("question,letter", [
+    ("Is the contrast problem worst at the start?", "A"),
+    ("Is the contrast problem worst at the end?", "B"),
+])
+def test_worst_at_one_end(tmp_path, question, letter):
+    idx = make_index(180.0, [Event("exposure", 24.0, 47.5, 0.85, 4.0, "low contrast", {}),
+                             Event("exposure", 86.0, 112.0, 0.54, 3.0, "low contrast", {}),
+                             Event("exposure", 145.0, 157.0, 0.45, 2.0, "low contrast", {})],
+                     fps=5.0)
+    assert ask(idx, question, ("Yes", "No"), tmp_path).choice == letter
+
+
+def test_stay_the_same_is_a_known_phrase():
+    from agent.questions import parse_question
+    q = parse_question("Does the quality stay the same from the first half to the second "
+                       "half?", ["Yes", "No"], 180.0)
+    assert q.kind == "stability" and not q.unknown

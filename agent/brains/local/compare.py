@@ -100,6 +100,11 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         span = (pick["start_s"], pick["end_s"])
         choice = next((o.letter for o, sp in opts if sp and abs(sp[0] - span[0]) < 0.6
                        and abs(sp[1] - span[1]) < 0.6), None)
+        if choice is None and len(q.windows) == 1:  # "is it worst at the start?"
+            w = q.windows[0]
+            inside = min(span[1], w.end_s) - max(span[0], w.start_s)
+            holds = inside >= 0.5 * (w.end_s - w.start_s) and pick["worst_severity"] > 0
+            choice = yes_no(q, holds)
         if choice is None and len(q.windows) >= 2:  # yes/no about "A worse than B?"
             first_worse = order[0] == 0 if not q.least else order[0] != 0
             holds = (first_worse != reference_first(q.text, q.windows[0].pos)) \

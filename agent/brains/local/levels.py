@@ -82,6 +82,28 @@ def events_level(evs: Sequence[dict[str, Any]]) -> float:
                          or f"{e['type']}/{e.get('subtype') or ''}") for e in evs), default=0.0)
 
 
+def level_position(severity: float, kind: str = "") -> float:
+    """The level on a continuous scale, within half a step of `level_of` (mild 0.5-1.5,
+    moderate 1.5-2.5, severe 2.5-3): where between its detector's cuts a severity lies, so
+    that a moderate just short of severe is nearer "severe" than "mild" when an option set
+    offers only those two."""
+    if severity <= 0:
+        return 0.0
+    mild, severe = _cuts(kind)
+    if severity < mild:
+        return 0.5 + severity / mild
+    if severity < severe:
+        return 1.5 + (severity - mild) / (severe - mild)
+    return min(3.0, 2.5 + (severity - severe) / max(1.0 - severe, 1e-6) * 0.5)
+
+
+def events_position(evs: Sequence[dict[str, Any]]) -> float:
+    """`level_position` of the worst of some events, each on its detector's cuts."""
+    return max((level_position(e["severity"], e.get("graded_as")
+                               or f"{e['type']}/{e.get('subtype') or ''}") for e in evs),
+               default=0.0)
+
+
 def probed_level(etype: str | None, data: dict[str, Any] | None) -> float:
     """The level (0 none, 1 mild, 2 moderate) a find_events window score shows for a type
     that has no event there: 0 unless the score is clearly outside the clean range."""

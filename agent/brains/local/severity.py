@@ -19,7 +19,7 @@ from agent.brains.local.common import (
 )
 from agent.brains.local.course import number_scale, scale_of
 from agent.brains.local.evidence import Evidence, found, in_window
-from agent.brains.local.levels import events_level, level_word, probed_level
+from agent.brains.local.levels import events_level, events_position, level_word, probed_level
 from agent.brains.local.totals import aggregate
 from agent.context import RunContext
 from agent.questions import Question
@@ -103,7 +103,8 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         # "how is the sharpness? high / medium / low": a virtue's level falls as the defect's
         # rises (none: high, mild: medium, moderate or severe: low)
         virtue = q.praised and not any(_DEFECT_LEVEL.search(o.text) for o in q.options)
-        choice = nearest(q.options, lambda o: o.level, 3.0 - level if virtue else level)
+        at = events_position(evs) if evs else level  # ("mild or severe?" of a moderate one)
+        choice = nearest(q.options, lambda o: o.level, 3.0 - at if virtue else at)
     elif any(o.grade is not None for o in q.options):
         choice = nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
     scale = scale_of(q.text) or number_scale(q)

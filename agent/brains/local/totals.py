@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agent.brains.local.common import nearest, segments, timeline_text
+from agent.brains.local.common import nearest, option_seconds, segments, timeline_text
 from agent.brains.local.course import judges_quality, overall
 from agent.brains.local.evidence import Evidence, in_window, same_defect_types
 from agent.brains.local.explain import generic
@@ -63,6 +63,11 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     choice = None
     if sum(bool(o.durations) for o in q.options) >= max(2, len(q.options) - 1):
         choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
+    elif re.search(r"\bhow long\b", q.text, re.I) and q.options and all(
+            o.numbers for o in q.options):
+        # "how many seconds are degraded in total? about 20 / 50 / 100": bare numbers in the
+        # unit asked (the gloss reads "how many seconds" as "how long")
+        choice = nearest(q.options, lambda o: option_seconds(q, o), total)
     elif re.search(r"\bhow (?:many|often)\b", q.text, re.I) and any(
             o.numbers for o in q.options):
         target = float(len(types) if asks_types else n)
