@@ -40,6 +40,10 @@ RANKED_BY = re.compile(r"\b(?:rank|ranks|ranked|ranking|order|sort|sorted|arrang
                        r"come|start|begin))[^?.]{0,60}\b(?:how long|duration|length|longest|"
                        r"shortest)\b", re.I)
 
+# A stability word inside a defect's own phrase ("the brightness fluctuates" is flicker).
+_STABILITY_WORD = re.compile(r"fluctuat|\bvar(?:y|ies|ying)\b|unstable|unsteady|steady|stable",
+                             re.I)
+
 # Question words: a question without any of them asks yes or no.
 _WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
 
@@ -128,6 +132,9 @@ def kind_of(q: str, options: Sequence[str]) -> str:
             if kind == "severity" and _CUE["yes_no_start"].match(low) \
                     and not _CUE["how"].search(low):
                 continue
+            if kind == "stability" and any(_STABILITY_WORD.search(m.text)
+                                           for m in distortions(q)):
+                continue  # "does the brightness fluctuate?": the defect's own verb (flicker)
             return kind
     if options and all(is_yes(o) or is_no(o) for o in options):
         return "detection"

@@ -122,3 +122,30 @@ def test_stay_the_same_is_a_known_phrase():
     q = parse_question("Does the quality stay the same from the first half to the second "
                        "half?", ["Yes", "No"], 180.0)
     assert q.kind == "stability" and not q.unknown
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("Does the brightness fluctuate rapidly anywhere?", "detection"),
+    ("When does the brightness fluctuate?", "localization"),
+    ("Does the quality fluctuate?", "stability"),
+    ("Is the picture quality stable?", "stability"),
+])
+def test_fluctuate_said_of_the_brightness_is_flicker(question, kind):
+    from agent.questions import parse_question
+    q = parse_question(question, ["Yes", "No"] if question.startswith(("Does", "Is")) else [],
+                       180.0)
+    assert q.kind == kind
+
+
+@pytest.mark.parametrize("question", [
+    "哪个问题持续时间更长：模糊还是过饱和？",
+    "Welches Problem dauert länger: Unschärfe oder Übersättigung?",
+    "Quel problème dure plus longtemps : le flou ou la sursaturation ?",
+    "¿Qué problema dura más: el desenfoque o la sobresaturación?",
+    "What problem lasts longer: the blur or the oversaturation?",
+])
+def test_which_lasts_longer_in_five_languages(tmp_path, question):
+    idx = make_index(180.0, [Event("colour", 23.5, 48.0, 0.9, 4.0, "oversaturation", {}),
+                             Event("blur", 95.0, 127.0, 0.4, 2.0, "softness", {})], fps=5.0)
+    ans = ask(idx, question, (), tmp_path)
+    assert ans.answer.startswith("The blur lasts longer"), ans.answer
