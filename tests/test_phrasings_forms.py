@@ -2,7 +2,8 @@
 letters ("A. Yes"), yes options that each name a time ("Yes, around 2:00"), "the noise
 lasts for approximately ...", statements that deny a distortion or place it in a part
 ("there is no interlacing", "it appears in the first minute"), and rating scales whose top is
-the best end ("1 = very jerky, 5 = perfectly smooth")."""
+the best end ("1 = very jerky, 5 = perfectly smooth"), the stretches of one type ranked,
+each of two types in its own window, and a frame rate that "halves"."""
 
 from __future__ import annotations
 
@@ -149,3 +150,35 @@ def test_which_lasts_longer_in_five_languages(tmp_path, question):
                              Event("blur", 95.0, 127.0, 0.4, 2.0, "softness", {})], fps=5.0)
     ans = ask(idx, question, (), tmp_path)
     assert ans.answer.startswith("The blur lasts longer"), ans.answer
+
+
+def test_the_stretches_of_one_type_ranked(tmp_path):
+    idx = make_index(180.0, [Event("blur", 28.0, 60.0, 0.65, 3.0, "softness", {}),
+                             Event("blur", 77.0, 102.0, 0.81, 3.0, "softness", {}),
+                             Event("blur", 132.0, 147.0, 0.92, 3.0, "softness", {})], fps=5.0)
+    mild = ask(idx, "Rank the three blurry segments from mildest to strongest.", (), tmp_path)
+    assert "mildest first: 1. blur (softness) from 00:00:28.0" in mild.answer, mild.answer
+    worst = ask(idx, "Rank the blurry segments from worst to mildest.", (), tmp_path)
+    assert "worst first: 1. blur (softness) from 00:02:12.0" in worst.answer, worst.answer
+
+
+@pytest.mark.parametrize("question,letter", [
+    ("Is the blur in the first half and the contrast problem in the second half?", "A"),
+    ("Is the blur in the second half and the contrast problem in the first half?", "B"),
+])
+def test_each_type_in_its_own_window(tmp_path, question, letter):
+    idx = make_index(180.0, [Event("blur", 39.5, 72.5, 1.0, 5.0, "softness", {}),
+                             Event("exposure", 129.5, 147.0, 0.52, 2.0, "low contrast", {})],
+                     fps=5.0)
+    ans = ask(idx, question, ("Yes", "No"), tmp_path)
+    assert ans.choice == letter, ans.answer
+
+
+@pytest.mark.parametrize("hold,letter", [(2, "A"), (3, "B"), (5, "C")])
+def test_the_frame_rate_as_a_fraction(tmp_path, hold, letter):
+    idx = make_index(180.0, [Event("frame_drop", 116.0, 129.5, 0.5, 2.0, "frame-rate drop",
+                                   {"hold_frames": hold, "effective_fps": 25.0 / hold})],
+                     fps=5.0)
+    ans = ask(idx, "By how much does the frame rate drop?",
+              ("It halves", "It drops to a third", "It drops to a fifth"), tmp_path)
+    assert ans.choice == letter, ans.answer

@@ -24,6 +24,7 @@ from agent.brains.local.evidence import Evidence, found, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
 from agent.brains.local.locate import free_answer
+from agent.brains.local.ranking import RANK, rank_events, rank_types
 from agent.brains.local.statements import compare_found, ranked_found
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
@@ -79,7 +80,9 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_lengths(q, ev, named[0])  # "which blurred stretch lasts longer?"
     if len(named) >= 2 and not q.windows and not any(sp for _, sp in opts):
         return compare_types(q, ev, named)  # "the brightness or the colour problem?"
-    if not q.options and not q.windows and _RANK.search(q.text) and not _PARTS.search(q.text):
+    if not q.options and not q.windows and RANK.search(q.text) and len(named) == 1:
+        return rank_events(q, ev, named[0])  # "rank the three blurry segments"
+    if not q.options and not q.windows and RANK.search(q.text) and not _PARTS.search(q.text):
         return rank_types(q, ev)  # "rank the problems from worst to mildest"
     if not q.options and not q.windows and not q.n_segments and (
             not _PARTS.search(q.text) or unit_length(q.text)
@@ -141,36 +144,6 @@ _PARTS = re.compile(r"\b(half|halves|third|thirds|quarter|quarters|segment|segme
                     r"section|sections|minute|minutes|scene|scenes|shot|shots|window|windows|"
                     r"beginning|start|end|ending|middle|opening|clip|clips|episode|episodes)\b",
                     re.I)
-
-
-_MILD_FIRST = r"\bfrom (?:the )?(?:mildest|least|best)\b"
-_RANK = re.compile(r"\b(rank\w*|order (?:them|the \w+) by|sort\w*|from (?:the )?(?:worst|most)\b"
-                   rf"|{_MILD_FIRST})", re.I)
-
-
-def rank_types(q: Question, ev: Evidence) -> dict[str, Any]:
-    """The types found, ranked by level (then by how much of the video each spoils): worst
-    first, or mildest first when the question asks from the mildest."""
-    lasting, brief = split_lasting(ev.all_events())
-    pool = lasting or brief
-    if not pool:
-        return {"answer": "No distortion was detected, so there is nothing to rank.",
-                "choice": None, "segments": [], "confidence": 0.5}
-    grade, load = type_grade(pool), type_load(pool)
-    order = sorted(grade, key=lambda t: (grade[t], load.get(t, 0.0)), reverse=True)
-    mild_first = bool(re.search(_MILD_FIRST, q.text, re.I))
-    if mild_first:
-        order.reverse()
-    parts = []
-    for t in order:
-        mine = [e for e in pool if e["type"] == t]
-        worst = max(e["severity"] for e in mine)
-        secs = sum(e["end_s"] - e["start_s"] for e in mine)
-        parts.append(f"{TYPE_NAMES.get(t, t)} ({level_word(worst, events_level(mine))}, "
-                     f"worst severity {worst:.2f}, {secs:.0f} s)")
-    head = "mildest first" if mild_first else "worst first"
-    text = f"Ranked, {head}: " + "; ".join(f"{i}. {p}" for i, p in enumerate(parts, 1)) + "."
-    return {"answer": text, "choice": None, "segments": segments(pool), "confidence": 0.6}
 
 
 def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:

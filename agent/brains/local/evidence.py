@@ -137,6 +137,17 @@ def in_window(e: dict[str, Any], w: Window) -> bool:
     return inside >= IN_WINDOW_SHARE * (w.end_s - w.start_s) or inside >= IN_EVENT_SHARE * length
 
 
+def in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events a yes/no question's window holds: at an instant, those covering it (with a
+    1-s margin); over a window, those in it, not only running over its edge."""
+    if q.window and q.window.point:
+        mid = 0.5 * (q.window.start_s + q.window.end_s)
+        return [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
+    if q.window:
+        return [e for e in evs if in_window(e, q.window)]
+    return list(evs)
+
+
 def window_args(w: Any, duration: float, always: bool = False) -> dict[str, float]:
     """start_s/end_s tool arguments of a window (the whole video when `always` and none)."""
     if w is None:

@@ -37,12 +37,11 @@ from agent.brains.local.common import (
 from agent.brains.local.evidence import (
     MEASURED,
     Evidence,
-    fitting,
     found,
-    in_window,
-    touching,
+    in_question_window,
 )
 from agent.brains.local.levels import probed_level
+from agent.brains.local.several import each_type
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.questions import BY_LENGTH, Question, rank_event, type_name
@@ -241,54 +240,6 @@ def _which(q: Question, e: dict[str, Any]) -> str:
     return f"{sub}, " if sub.startswith(MEASURED) else ""
 
 
-def _in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events a yes/no question's window holds: at an instant, those covering it (with a
-    1-s margin); over a window, those in it, not only running over its edge."""
-    if q.window and q.window.point:
-        mid = 0.5 * (q.window.start_s + q.window.end_s)
-        return [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
-    if q.window:
-        return [e for e in evs if in_window(e, q.window)]
-    return list(evs)
-
-
-def _each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-    """"Is it blurry or noisy?" / "both noise and darkening?": each named type on its own;
-    yes when any (or, with "both" / "and", every) one of them is there."""
-    lo, hi = q.scope(ctx.duration_s)
-    seen: dict[str, list[dict[str, Any]]] = {}
-    accepts: dict[str, tuple[str, ...]] = {}
-    for m in q.types:
-        # "does it drop frames or stutter?": words of one defect (one accepts the other's
-        # events) are answered once, with the events of both
-        key = next((k for k in seen if k in m.accepts or m.type in accepts[k]), m.type)
-        accepts.setdefault(key, m.accepts)
-        evs = fitting(m, [e for e in touching(ev.all_events(), lo, hi)
-                          if e["type"] in m.accepts])
-        got = seen.setdefault(key, [])
-        got += [e for e in _in_question_window(q, split_lasting(evs)[0]) if e not in got]
-    for evs in seen.values():
-        evs.sort(key=lambda e: e["start_s"])
-    every = bool(re.search(r"\b(both|and|as well as|together with)\b", q.text, re.I)) and \
-        not re.search(r"\bor\b", q.text, re.I)
-    present = all(seen.values()) if every else any(seen.values())
-    span = where(q, ctx.duration_s)
-    parts = [f"{type_name(t)}: " + ("; ".join(ev_line(e) for e in evs[:3]) if evs else
-                                   "none") for t, evs in seen.items()]
-    found_types = [type_name(t) for t, evs in seen.items() if evs]
-    if every or len(seen) == 1 or any(o.yes or o.no for o in q.options):
-        lead = "Yes" if present != q.absent else "No"
-    else:  # "is it blurry or noisy?": which of them
-        lead = (" and ".join(found_types).capitalize() if found_types else "Neither")
-    choice = yes_no(q, present != q.absent)
-    if choice is None and q.options:
-        choice, _ = by_type(q, type_load([e for evs in seen.values() for e in evs]), {})
-    return {"answer": f"{lead}. {span[0].upper()}{span[1:]}: " + " | ".join(parts) + ".",
-            "choice": choice,
-            "segments": segments([e for evs in seen.values() for e in evs]),
-            "confidence": 0.7}
-
-
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
     if (shared := share_answer(q, ev, ctx) or extent_answer(q, ev, ctx)) is not None:
@@ -296,14 +247,14 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if (placed := in_named_place(q, ev)) is not None:
         return placed
     if len({m.type for m in q.types}) >= 2 and not (q.ranks or q.count or q.bound_text):
-        return _each_type(q, ev, ctx)
+        return each_type(q, ev, ctx)
     evs_all, data = found(q, ev, ctx.duration_s)
     evs, brief = split_lasting(evs_all)
     if q.ranks and evs:  # "is the first freeze longer than 5 s?"
         evs = q.ranked(evs)
     if q.least_s is not None or q.most_s is not None:  # "freezes longer than 5 s?"
         evs, brief = q.lasting(evs + brief), []
-    evs = _in_question_window(q, evs)
+    evs = in_question_window(q, evs)
     probed = not evs and q.window is not None and probed_level(q.type, data) > 0 \
         and not q.bound_text and not q.count
     present = bool(evs) or probed

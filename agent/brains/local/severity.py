@@ -25,6 +25,10 @@ from agent.context import RunContext
 from agent.questions import Question
 from tools.timeline import span_union_s
 
+# "It halves", "it drops to a third": the frame rate as a fraction of its own
+_FRACTIONS = {"half": 2, "halves": 2, "halved": 2, "halve": 2, "third": 3, "thirds": 3,
+              "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6}
+_FRACTION = re.compile(r"\b(" + "|".join(_FRACTIONS) + r")\b", re.I)
 _FPS = re.compile(r"\b(?:fps|frames? (?:per|a) second|frame ?rate)\b|\d\s*fps\b", re.I)
 
 
@@ -88,6 +92,17 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         choice = nearest(q.options, lambda o: o.numbers[0], rate)
         text = (f"The {name} run at about {rate:g} frames per second at their worst: "
                 + "; ".join(ev_line(e) for e in evs[:3]) + ".")
+        return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": 0.7}
+    holds = [float(e["evidence"]["hold_frames"]) for e in evs
+             if (e.get("evidence") or {}).get("hold_frames")]
+    parts = [_FRACTION.search(o.text) for o in q.options]
+    if holds and q.options and all(parts) and not any(o.windows for o in q.options):
+        # "by how much does the frame rate drop? it halves / to a third / to a fifth"
+        k = max(holds)
+        choice = nearest(q.options, lambda o: _FRACTIONS[_FRACTION.search(o.text).group(1)
+                                                         .lower()], k)
+        text = (f"The {name} show each picture {k:g} times at their worst: the frame rate "
+                f"falls to 1/{k:g} of its own: " + "; ".join(ev_line(e) for e in evs[:3]) + ".")
         return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": 0.7}
     asks_length = bool(re.search(r"\bhow long\b|\b(?:duration|length|last|lasts|lasting|"
                                  r"lasted|goes on|continues)\b", low))

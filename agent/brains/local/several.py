@@ -1,0 +1,83 @@
+"""Yes/no questions naming several types: "is it blurry or noisy?", "both noise and
+darkening?", "is the blur in the first half and the contrast problem in the second?"."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agent.brains.local.common import by_type, ev_line, segments, type_load, where, yes_no
+from agent.brains.local.evidence import (
+    Evidence,
+    fitting,
+    in_question_window,
+    in_window,
+    touching,
+)
+from agent.brains.stretches import split_lasting
+from agent.context import RunContext
+from agent.questions import Question, type_name
+from agent.timefmt import hms
+from agent.times import Window
+
+
+def _own_windows(q: Question) -> dict[int, Window]:
+    """For a question naming two or more types, each with a window of its own after it ("the
+    blur in the first half and the contrast problem in the second half"): each mention's
+    position -> its window; empty otherwise."""
+    if len(q.types) < 2 or len(q.windows) < 2:
+        return {}
+    out = {}
+    starts = sorted(m.pos for m in q.types)
+    for m in q.types:
+        after = [p for p in starts if p > m.pos]
+        nxt = after[0] if after else 10 ** 9
+        mine = [w for w in q.windows if m.pos < w.pos < nxt]
+        if mine:
+            out[m.pos] = mine[0]
+    return out if len(set(id(w) for w in out.values())) >= 2 else {}
+
+
+def each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
+    """"Is it blurry or noisy?" / "both noise and darkening?": each named type on its own;
+    yes when any (or, with "both" / "and", every) one of them is there."""
+    lo, hi = q.scope(ctx.duration_s)
+    seen: dict[str, list[dict[str, Any]]] = {}
+    accepts: dict[str, tuple[str, ...]] = {}
+    own = _own_windows(q)  # "the blur in the first half and the contrast in the second"
+    placed: dict[str, str] = {}
+    for m in q.types:
+        # "does it drop frames or stutter?": words of one defect (one accepts the other's
+        # events) are answered once, with the events of both
+        key = next((k for k in seen if k in m.accepts or m.type in accepts[k]), m.type)
+        accepts.setdefault(key, m.accepts)
+        w = own.get(m.pos)
+        a, b = (w.start_s, w.end_s) if w else (lo, hi)
+        placed.setdefault(key, f" {hms(a)}-{hms(b)}" if w else "")
+        evs = fitting(m, [e for e in touching(ev.all_events(), a, b)
+                          if e["type"] in m.accepts])
+        lasting = split_lasting(evs)[0]
+        got = seen.setdefault(key, [])
+        got += [e for e in ([e for e in lasting if in_window(e, w)] if w else
+                            in_question_window(q, lasting)) if e not in got]
+    for evs in seen.values():
+        evs.sort(key=lambda e: e["start_s"])
+    every = bool(re.search(r"\b(both|and|as well as|together with)\b", q.text, re.I)) and \
+        not re.search(r"\bor\b", q.text, re.I)
+    present = all(seen.values()) if every else any(seen.values())
+    span = "each in its own window" if own else where(q, ctx.duration_s)
+    parts = [f"{type_name(t)}{placed.get(t, '')}: " + ("; ".join(ev_line(e) for e in evs[:3])
+                                                       if evs else "none")
+             for t, evs in seen.items()]
+    found_types = [type_name(t) for t, evs in seen.items() if evs]
+    if every or len(seen) == 1 or any(o.yes or o.no for o in q.options):
+        lead = "Yes" if present != q.absent else "No"
+    else:  # "is it blurry or noisy?": which of them
+        lead = (" and ".join(found_types).capitalize() if found_types else "Neither")
+    choice = yes_no(q, present != q.absent)
+    if choice is None and q.options:
+        choice, _ = by_type(q, type_load([e for evs in seen.values() for e in evs]), {})
+    return {"answer": f"{lead}. {span[0].upper()}{span[1:]}: " + " | ".join(parts) + ".",
+            "choice": choice,
+            "segments": segments([e for evs in seen.values() for e in evs]),
+            "confidence": 0.7}
