@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from agent.distortions import distortions, mentions_generic, praised
 from agent.language import gloss, read
 from agent.options import GRADE_WORDS, LEVEL_WORDS, has_level, is_no, is_yes, parse_option
+from agent.time_phrases import BEFORE_END
 from agent.times import ORDINALS, SIDE_OF_TIME, parse_time, windows
 from agent.trends import grows
 from agent.vocabulary import vocabulary, words
@@ -75,7 +76,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     """The kind of a question already in English words (see question_kind)."""
     q = q.strip()
     low = q.lower()
-    ordered = SIDE_OF_TIME.sub(" ", low)  # "after 1:00" names a window, not an order
+    # "after 1:00", "30 seconds before the end" name a time, not an order
+    ordered = BEFORE_END.sub(" ", SIDE_OF_TIME.sub(" ", low))
     named = {m.type for m in distortions(q)}  # the distortion types the question names
     good = praised(q)
     has_dist = bool(named) or bool(good) or mentions_generic(q)

@@ -52,6 +52,23 @@ _WAY_IN = re.compile(r"\b(a|one|two|three)\s+(thirds?|quarters?)\s+of\s+the\s+wa
                      r"(?:in|into|through)\b", re.I)
 
 
+# "30 seconds before the end", "one minute from the end": an instant counted back from the end
+BEFORE_END = re.compile(
+    rf"\b({_SPELT}|\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?)\s+(?:before|from|prior\s+"
+    r"to)\s+(?:the\s+(?:very\s+)?end(?:\s+of\s+the\s+\w+)?|(?:it|the\s+\w+)\s+ends)\b", re.I)
+# "around the middle of the video", "mid-video", "midway through": its middle tenth
+_MIDDLE = re.compile(
+    r"\b(?:(?:around|near|about|at|towards?|by)\s+the\s+middle(?:\s+of\s+(?:the|this)\s+(?:video|"
+    r"clip|film|footage|recording|stream))?|mid-?(?:video|clip|film|stream)|midway(?:\s+(?:through|"
+    r"point|mark|in))?)\b", re.I)
+MIDDLE_SHARE = (0.45, 0.55)  # (as "in the middle" and "halfway through" read)
+# "from second 50 to second 85", "at second 90": seconds counted as ordinals
+_SECOND_RANGE = re.compile(r"\b(?:from|between)\s+second\s+(\d+(?:\.\d+)?)\s+(?:to|and|until|"
+                           r"till|through)\s+(?:second\s+)?(\d+(?:\.\d+)?)\b", re.I)
+_AT_SECOND = re.compile(r"\b(?:at|around|near|in|by)\s+second\s+(\d+(?:\.\d+)?)\b"
+                        r"(?!\s*(?:seconds?|secs?|minutes?|mins?|s)\b)", re.I)
+
+
 def _ordinal_unit(which: str, unit: str, d: float) -> tuple[float, float]:
     """The window of "the <which> <unit>" ("the first minute", "the last third")."""
     unit = unit.lower()
@@ -144,4 +161,18 @@ def parts_of_parts(text: str, d: float) -> Iterator[tuple[re.Match, float, float
         yield m, d - VERY_EDGE_S if late else 0.0, d if late else VERY_EDGE_S, False
     for m in _WAY_IN.finditer(text):
         t = d * amount(m.group(1)) / FRACTIONS[m.group(2).lower()]
+        yield m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, True
+    for m in BEFORE_END.finditer(text):
+        n = amount(m.group(1))
+        if n is not None:
+            t = d - n * (60.0 if m.group(2).lower().startswith("m") else 1.0)
+            yield m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, True
+    for m in _MIDDLE.finditer(text):
+        yield m, d * MIDDLE_SHARE[0], d * MIDDLE_SHARE[1], False
+    for m in _SECOND_RANGE.finditer(text):
+        a, b = sorted((float(m.group(1)), float(m.group(2))))
+        if b > a:
+            yield m, a, b, False
+    for m in _AT_SECOND.finditer(text):
+        t = float(m.group(1))
         yield m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, True
