@@ -1,5 +1,5 @@
-"""Words for defects a session-26 probe found unknown: detail that "is lost", a picture that
-"looks dim", and the codec's own name before its artefacts."""
+"""Words a session-26 probe found unknown or misread: detail that "is lost", a picture that
+"looks dim", "there's no ...", "neither ... nor", "only one kind of problem?", "other than"."""
 
 from __future__ import annotations
 
@@ -22,3 +22,33 @@ def test_defect_words(question, etype):
 def test_dim_reads_as_too_dark():
     (m,) = distortions("Does the image look dim in the beginning?")
     assert m.subtype == "too dark"
+
+
+def _two():
+    from test_toolbox import make_index
+
+    from tools.model import Event
+    return make_index(180.0, [Event("sharpening", 58.0, 68.5, 0.61, 3.0, "halo", {}),
+                              Event("jitter", 100.0, 130.0, 0.8, 3.0, "camera shake", {})],
+                      fps=5.0)
+
+
+@pytest.mark.parametrize("question,options,letter", [
+    ("There's no sharpening problem in this video, correct?", ("Correct", "Incorrect"), "B"),
+    ("Neither blur nor blocking appears in the first 40 seconds, does it?",
+     ("Yes, neither appears", "No, at least one appears"), "A"),
+    ("Neither halos nor shake appear in the video, right?", ("Yes", "No"), "B"),
+    ("Is there only one kind of problem in the video?", ("Yes", "No"), "B"),
+    ("Does the video have more than one type of distortion?", ("Yes", "No"), "A"),
+    ("Are there any issues other than the halos?", ("Yes", "No"), "A"),
+])
+def test_absence_and_counts_of_kinds(tmp_path, question, options, letter):
+    from test_local_brain import ask
+    ans = ask(_two(), question, options, tmp_path)
+    assert ans.choice == letter, ans.answer
+
+
+def test_other_than_is_no_comparison():
+    from agent.kinds import question_kind
+    assert question_kind("Are there any issues other than flicker?", ["Yes", "No"]) != \
+        "comparison"

@@ -142,6 +142,36 @@ def extent_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] 
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": 0.7}
 
 
+# "Is there only one kind of problem?", "more than one type of defect?": a claim on how many
+# kinds of defect the video shows
+_KINDS_CLAIM = re.compile(r"\b(?:(only|just|exactly|a single)\s+|(more than|at least|over)\s+)?"
+                          r"(one|two|three|four|\d)\s+(?:different\s+)?(?:kinds?|types?|sorts?|"
+                          r"categor(?:y|ies))\s+of\s+(?:problems?|defects?|distortions?|"
+                          r"issues?|artifacts?|artefacts?|degradations?|flaws?)\b", re.I)
+_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def kinds_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] | None:
+    """"Is there only one kind of problem in the video?": the number of kinds of the lasting
+    stretches against the number claimed; None when no such number is claimed."""
+    m = _KINDS_CLAIM.search(q.text)
+    if not m or q.types or not (m.group(1) or m.group(2)):
+        return None
+    n = _COUNTS.get(m.group(3).lower()) or int(m.group(3))
+    lasting = split_lasting(ev.all_events())[0]
+    if q.window:
+        lasting = touching(lasting, q.window.start_s, q.window.end_s)
+    kinds = sorted({e["type"] for e in lasting})
+    holds = len(kinds) > n if m.group(2) and m.group(2).lower() != "at least" else \
+        len(kinds) >= n if m.group(2) else len(kinds) == n
+    text = (f"{'Yes' if holds else 'No'}: {len(kinds)} kind(s) of defect "
+            + (f"({', '.join(type_name(k) for k in kinds)})" if kinds else "") + ": "
+            + spans_text(lasting) + "." if lasting else
+            f"{'Yes' if holds else 'No'}: no lasting defect was found.")
+    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(lasting),
+            "confidence": 0.7}
+
+
 _ONLY = re.compile(r"\b(?:only|solely|exclusively|confined to|limited to|restricted to)\b", re.I)
 
 

@@ -10,6 +10,7 @@ from agent.brains.local.claims import (
     coder_note,
     extent_answer,
     in_named_place,
+    kinds_answer,
     level_claim,
     share_answer,
 )
@@ -242,7 +243,8 @@ def _which(q: Question, e: dict[str, Any]) -> str:
 
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
-    if (shared := share_answer(q, ev, ctx) or extent_answer(q, ev, ctx)) is not None:
+    if (shared := share_answer(q, ev, ctx) or extent_answer(q, ev, ctx)
+            or kinds_answer(q, ev, ctx)) is not None:
         return shared
     if (placed := in_named_place(q, ev)) is not None:
         return placed
