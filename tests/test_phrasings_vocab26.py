@@ -52,3 +52,19 @@ def test_other_than_is_no_comparison():
     from agent.kinds import question_kind
     assert question_kind("Are there any issues other than flicker?", ["Yes", "No"]) != \
         "comparison"
+
+
+def test_re_encoded_names_compression_and_cut_is_an_ordinary_word(tmp_path):
+    from test_local_brain import ask
+    from test_toolbox import make_index
+
+    from tools.model import Event
+    idx = make_index(180.0, [Event("compression", 10.0, 22.5, 0.58, 3.0, "blocking", {}),
+                             Event("exposure", 96.0, 126.0, 0.68, 3.0, "too bright", {})],
+                     fps=5.0)
+    ans = ask(idx, "Which segment should be re-encoded?", ("0:10-0:22", "1:36-2:06", "Neither"),
+              tmp_path)
+    assert ans.choice == "A" and "do not know" not in ans.answer, ans.answer
+    cut = ask(idx, "Which part of the video would you cut to improve quality the most?",
+              ("0:10-0:22", "1:36-2:06"), tmp_path)
+    assert "do not know" not in cut.answer, cut.answer

@@ -41,3 +41,15 @@ def test_a_time_before_the_end_is_judged_there(tmp_path):
     early = ask(idx, "About 60 seconds before the end, is the picture too bright?",
                 ("Yes", "No"), tmp_path)
     assert (late.choice, early.choice) == ("B", "A"), (late.answer, early.answer)
+
+
+@pytest.mark.parametrize("question,letter", [
+    ("Does the brightness problem happen before minute 15?", "A"),
+    ("Does the brightness problem happen after minute 15?", "B"),
+    ("Does the noise happen after minute 15?", "A"),
+])
+def test_before_or_after_a_named_minute(tmp_path, question, letter):
+    idx = make_index(1800.0, [Event("exposure", 701.0, 729.0, 0.77, 4.0, "too bright", {}),
+                              Event("noise", 1364.5, 1388.5, 0.31, 2.0, "grain", {})], fps=1.0)
+    ans = ask(idx, question, ("Yes", "No"), tmp_path)
+    assert ans.choice == letter, ans.answer

@@ -22,7 +22,7 @@ from agent.brains.stretches import Stretch, Timeline
 from agent.context import RunContext
 from agent.questions import Mention, Question, type_name
 from agent.timefmt import hms
-from agent.times import ORDINALS
+from agent.times import ORDINALS, Window
 
 # "Right after" / "immediately before": the second stretch starts within this many seconds of
 # the first one's end (event edges are placed to within a second or two: samples every 0.5 s
@@ -70,7 +70,7 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
     tl = Timeline(sorted(evs, key=lambda e: (e["start_s"], e["type"])))
     text = timeline_text([s.to_event() for s in tl.stretches] or tl.events)
     ts = list(dict.fromkeys(same_defect_types(q.types)))
-    points = [w for w in q.windows if w.point]
+    points = [w for w in q.windows if w.point] or _side_points(q)
     if len(ts) > 2 and not q.options and _ENDS.search(q.text):  # "which of A, B, C is last?"
         text = ends_text(q.text, ts, tl) + " " + text
     elif len(ts) >= 2:  # two named types: say how they relate first
@@ -137,6 +137,21 @@ def _by_duration(q: Question, text: str, tl: Timeline, seconds: float) -> dict[s
     return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
             "choice": nearest(q.options, lambda o: o.durations[0] if o.durations else None,
                               seconds)}
+
+
+def _side_points(q: Question) -> list[Window]:
+    """"Before minute 15", "after the first minute": a window named just after "before"
+    ("after") stands for its start (end), an instant; empty unless the question names one
+    window so."""
+    if len(q.windows) != 1:
+        return []
+    w = q.windows[0]
+    m = re.search(r"\b(before|until|till|prior to|after|since|past|following)\s+(?:the\s+)?$",
+                  q.text[:w.pos], re.I)
+    if not m:
+        return []
+    t = w.start_s if m.group(1).lower() in ("before", "until", "till", "prior to") else w.end_s
+    return [Window(t - 0.5, t + 0.5, w.label, True, w.pos)]
 
 
 def asked_side(text: str) -> str | None:
@@ -269,13 +284,15 @@ def instant_text(text: str, etype: str, tl: Timeline, t: float) -> tuple[str, st
         else None
     if side == "after":
         a = min(x for x, _ in after)
-        out = f"After {hms(t)}: the {name} starts at {hms(a)}, {hms(a - t)} after it."
+        out = (f"After {hms(t)}: the {name} {agree(name, 'starts', 'start')} at {hms(a)}, "
+               f"{hms(a - t)} after it.")
     elif side == "before":
         b = max(y for _, y in before)
-        out = f"Before {hms(t)}: the {name} ends at {hms(b)}, {hms(t - b)} before it."
+        out = (f"Before {hms(t)}: the {name} {agree(name, 'ends', 'end')} at {hms(b)}, "
+               f"{hms(t - b)} before it.")
     elif len(spans) == 1:
         x, y = spans[0]
-        out = f"Across {hms(t)}: the {name} runs from {hms(x)} to {hms(y)}."
+        out = f"Across {hms(t)}: the {name} {agree(name, 'runs', 'run')} from {hms(x)} to {hms(y)}."
     else:
         out = (f"Both: the {name} is seen on both sides of {hms(t)} ("
                + "; ".join(f"{hms(x)}-{hms(y)}" for x, y in spans) + ").")
