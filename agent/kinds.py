@@ -81,6 +81,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     named = {m.type for m in distortions(q)}  # the distortion types the question names
     good = praised(q)
     has_dist = bool(named) or bool(good) or mentions_generic(q)
+    if _SCOPE["unmeasured"].search(q) and not named:
+        return "out_of_scope"  # "is there moiré?": a picture fault the index does not measure
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
         return "out_of_scope"

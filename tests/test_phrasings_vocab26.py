@@ -68,3 +68,40 @@ def test_re_encoded_names_compression_and_cut_is_an_ordinary_word(tmp_path):
     cut = ask(idx, "Which part of the video would you cut to improve quality the most?",
               ("0:10-0:22", "1:36-2:06"), tmp_path)
     assert "do not know" not in cut.answer, cut.answer
+
+
+@pytest.mark.parametrize("question,fault", [
+    ("Is there moire or aliasing in the video?", "moire"),
+    ("Are there lens flares?", "lens flares"),
+    ("Do you see chromatic aberration anywhere?", "chromatic aberration"),
+])
+def test_picture_faults_without_a_measure_are_said_so(tmp_path, question, fault):
+    from test_local_brain import ask
+    from test_toolbox import make_index
+
+    from agent.kinds import question_kind
+    assert question_kind(question, ["Yes", "No"]) == "out_of_scope"
+    ans = ask(make_index(180.0, [], fps=5.0), question, ("Yes", "No"), tmp_path)
+    assert ans.answer.startswith(f"'{fault}' is a picture fault I have no measure of"), \
+        ans.answer
+    assert ans.choice is None
+
+
+@pytest.mark.parametrize("question,etype", [
+    ("Is the cadence broken anywhere?", "stutter"),
+    ("Does the autofocus hunt at some point?", "blur"),
+    ("Is there telecine judder?", "stutter"),
+])
+def test_trade_words_for_timing_and_focus(question, etype):
+    assert [m.type for m in distortions(question)] == [etype]
+
+
+def test_properly_deinterlaced_is_praise(tmp_path):
+    from test_local_brain import ask
+    from test_toolbox import make_index
+
+    from tools.model import Event
+    idx = make_index(180.0, [Event("interlace", 125.0, 153.0, 0.74, 3.0, "combing", {})],
+                     fps=5.0)
+    ans = ask(idx, "Is the video deinterlaced properly throughout?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B", ans.answer

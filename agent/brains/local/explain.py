@@ -29,9 +29,15 @@ from agent.vocabulary import vocabulary
 STRONGEST = 3  # stretches reported when the question was not understood
 
 
-def out_of_scope_text() -> str:
-    """What the planner can measure, and that this question is about something else."""
+def out_of_scope_text(question: str = "") -> str:
+    """What the planner can measure, and that this question is about something else (a
+    picture fault it has no measure of, named, when the question names one)."""
     names = ", ".join(TYPE_NAMES.values())
+    fault = vocabulary().scope["unmeasured"].search(question)
+    if fault:
+        return (f"'{fault.group(0)}' is a picture fault I have no measure of (I measure "
+                f"{names}), so I cannot tell from the video's measurements whether it is "
+                "there.")
     return (f"I can only measure picture quality ({names}); this question asks about "
             "something I cannot measure, so I cannot answer it from the video's measurements.")
 

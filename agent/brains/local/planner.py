@@ -145,7 +145,7 @@ class LocalBrain:
     def decide(self, q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         """finish() arguments from the question and the evidence gathered."""
         if q.kind == "out_of_scope":
-            return {"answer": explain.out_of_scope_text(), "choice": None, "segments": [],
+            return {"answer": explain.out_of_scope_text(q.text), "choice": None, "segments": [],
                     "confidence": 0.0}
         if not ev.overview:
             return {"answer": "The video could not be measured, so there is no evidence to "
