@@ -18,6 +18,7 @@ from agent.brains.local.common import (
     type_load,
     verdict,
     what,
+    where,
     yes_no,
 )
 from agent.brains.local.evidence import Evidence, found, in_window, window_args
@@ -152,8 +153,13 @@ def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     evs, _ = found(q, ev, ctx.duration_s)
     lasting, brief = split_lasting(evs)
     pool = lasting or brief
-    if q.least or not pool:
+    if q.least:
         return free_answer(q, pool, ctx)
+    if not pool:
+        name = what(q)
+        return {"answer": f"No {name} {agree(name, 'was', 'were')} detected "
+                          f"{where(q, ctx.duration_s)}, so there is no worst moment.",
+                "choice": none_option(q), "segments": [], "confidence": 0.6}
     worst = max(pool, key=lambda e: (e["severity"], e["end_s"] - e["start_s"]))
     name = TYPE_NAMES.get(worst["type"], worst["type"])
     others = [e for e in pool if e is not worst]

@@ -209,6 +209,10 @@ def found(q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]
     if evs is None:
         evs = [e for e in ev.all_events() if not q.type or e["type"] == q.type]
     evs = ev.relabelled(evs)
+    if q.type and data.get("type") not in (None, q.type):
+        # answered from a call for another type (or any): only the question's own types
+        accepts = q.types[0].accepts if q.types else (q.type,)
+        evs = [e for e in evs if e["type"] in accepts]
     if q.type in ev.relabel.values():
         own = any(e["type"] == q.type for e in evs)
         also = {f"{MEASURED}{t}" for t in q.types[0].also}

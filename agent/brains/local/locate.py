@@ -45,7 +45,7 @@ from agent.brains.local.levels import probed_level
 from agent.brains.local.several import each_type
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
-from agent.questions import BY_LENGTH, Question, rank_event, type_name
+from agent.questions import BY_LENGTH, Question, back_reference, rank_event, type_name
 from agent.timefmt import hms
 from agent.times import unit_length
 
@@ -104,9 +104,15 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         evs, weak = [one], []
     name = what(q)
     choice, conf = None, 0.8 if evs else 0.6
+    if one and q.options and all(back_reference(o.text) is not None for o in q.options):
+        # "which stop is the longest? the first / the second / the third": its place in turn
+        same = sorted((g for g in groups if g["type"] == one["type"]), key=lambda g: g["start_s"])
+        at = same.index(one)
+        choice = next((o.letter for o in q.options
+                       if back_reference(o.text) in (at, at - len(same))), None)
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
     spans = [(e["start_s"], e["end_s"]) for e in evs]
-    if q.options:
+    if q.options and choice is None:
         if evs:
             scored = [(iou(sp, spans), o.letter) for o, sp in opts if sp]
             if scored and max(scored)[0] > 0:

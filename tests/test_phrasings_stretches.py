@@ -1,0 +1,52 @@
+"""Questions about the stretches of one type, found misread by the last session-26 probe:
+"which stop is the longest? the first / the second / the third", "what is the total frozen
+time?", "where is the compression heaviest?", and "when is the flicker worst?" of a video
+with no flicker."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from agent.kinds import question_kind
+from tools.model import Event
+
+
+def _freezes():
+    return make_index(180.0, [Event("freeze", 49.0, 51.0, 0.64, 2.0, "frozen picture", {}),
+                              Event("freeze", 90.0, 94.0, 0.86, 3.0, "frozen picture", {}),
+                              Event("freeze", 140.0, 148.0, 1.0, 5.0, "frozen picture", {})],
+                      fps=5.0)
+
+
+@pytest.mark.parametrize("question,letter", [
+    ("The picture stops moving three times. Which stop is the longest?", "C"),
+    ("Which freeze is the shortest?", "A"),
+])
+def test_the_longest_one_named_by_its_place(tmp_path, question, letter):
+    ans = ask(_freezes(), question, ("The first", "The second", "The third"), tmp_path)
+    assert ans.choice == letter, ans.answer
+
+
+def test_the_total_frozen_time(tmp_path):
+    assert question_kind("What is the total frozen time?", ["About 6 s", "About 14 s"]) == \
+        "cumulative_effect"
+    ans = ask(_freezes(), "What is the total frozen time?",
+              ("About 6 s", "About 14 s", "About 30 s"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_where_it_is_heaviest_ranks_the_options(tmp_path):
+    idx = make_index(180.0, [Event("compression", 14.5, 18.0, 0.31, 2.0, "macroblocking", {}),
+                             Event("compression", 81.5, 98.0, 0.35, 2.0, "macroblocking", {}),
+                             Event("compression", 127.0, 135.5, 0.48, 3.0, "macroblocking",
+                                   {})], fps=5.0)
+    ans = ask(idx, "Where is the compression heaviest?", ("0:12-0:26", "1:19-1:39", "2:02-2:24"),
+              tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+def test_the_worst_moment_of_a_type_that_is_not_there(tmp_path):
+    ans = ask(_freezes(), "When is the flicker worst?", (), tmp_path)
+    assert ans.answer.startswith("No flicker was detected"), ans.answer
