@@ -1,7 +1,7 @@
 """Questions about the stretches of one type, found misread by the last session-26 probe:
 "which stop is the longest? the first / the second / the third", "what is the total frozen
 time?", "where is the compression heaviest?", and "when is the flicker worst?" of a video
-with no flicker."""
+with no flicker; statements of two timed claims, "only blur", "no defects"."""
 
 from __future__ import annotations
 
@@ -50,3 +50,31 @@ def test_where_it_is_heaviest_ranks_the_options(tmp_path):
 def test_the_worst_moment_of_a_type_that_is_not_there(tmp_path):
     ans = ask(_freezes(), "When is the flicker worst?", (), tmp_path)
     assert ans.answer.startswith("No flicker was detected"), ans.answer
+
+
+def _two_timed():
+    return make_index(180.0, [Event("exposure", 13.0, 46.0, 1.0, 4.0, "too bright", {}),
+                              Event("blur", 118.5, 133.5, 0.48, 2.0, "softness", {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question,options,right", [
+    ("Which timeline is correct?", ("Brightness issue at 0:13, blur at 1:58",
+                                    "Blur at 0:13, brightness issue at 1:58", "Only blur"), 0),
+    ("Which best describes the video?", ("Too bright early on, blurry later",
+                                         "Blurry early on, too bright later",
+                                         "Blurry throughout", "No problems"), 0),
+    ("Pick the correct summary.", ("Overexposed in the first quarter, blurry in the second "
+                                   "half", "Blurry in the first quarter, overexposed in the "
+                                   "second half", "No defects"), 0),
+])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_statements_of_two_timed_claims(tmp_path, question, options, right, reverse):
+    opts = tuple(reversed(options)) if reverse else options
+    ans = ask(_two_timed(), question, opts, tmp_path)
+    assert ans.choice == chr(65 + opts.index(options[right])), ans.answer
+
+
+def test_only_and_no_defects_as_statements(tmp_path):
+    opts = ("Only blur", "No defects", "Blur at 1:58", "Blur at 0:13")
+    ans = ask(_two_timed(), "Which statement is correct?", opts, tmp_path)
+    assert ans.choice == "C", ans.answer

@@ -27,10 +27,10 @@ from agent.questions import Question
 
 def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The type of the distortion in the window (or the video), named as the options do."""
+    if is_statement_set(q):  # "which statement is true?" (also of two types, each timed)
+        return statements(q, ev, ctx)
     if type_sets(q):
         return aggregate(q, ev, ctx)
-    if is_statement_set(q):  # "which statement is true?"
-        return statements(q, ev, ctx)
     evs, _ = found(replace(q, types=[]), ev, ctx.duration_s)
     if _NOT_PRESENT.search(q.text) and sum(bool(o.types) for o in q.options) >= 2:
         return _not_present(q, evs, where(q, ctx.duration_s))

@@ -29,6 +29,16 @@ _PRESENCE = re.compile(r"\b(?:appear\w*|occur\w*|show\w* up|happen\w*|is present
                        r"sets? in)\b", re.I)
 
 
+# A claim's time shorter than this is an instant ("at 0:13"), held if an event covers it
+# within MOMENT_SLACK_S (event edges are placed to a second or two).
+MOMENT_S = 10.0
+MOMENT_SLACK_S = 2.0
+# Words that set two claims of one option in sequence ("early on ... later", "then")
+_SEQUENCE = re.compile(r"\b(?:early|earlier|first|at first|initially|then|later|afterwards|"
+                       r"after that|followed by|before|after|eventually|finally)\b", re.I)
+_ONLY = re.compile(r"\b(?:only|just|nothing but|solely|exclusively)\b", re.I)
+
+
 def is_statement_set(q: Question) -> bool:
     """Whether the options claim each a distortion somewhere (two or more of them with their
     own time or part), while the question itself names neither."""
@@ -40,21 +50,72 @@ def is_statement_set(q: Question) -> bool:
 def _truth(o: Option, lasting: list[dict[str, Any]], duration: float) -> float:
     """How far the events bear the option out, 0..1: the share of its time its distortion
     covers (anywhere in the video when it names no time); "no problems" holds when nothing
-    lasting was found."""
-    if o.none and not o.types:
-        return 0.0 if lasting else 1.0
-    accepts = {t for m in o.types for t in m.accepts}
-    mine = [e for e in lasting if e["type"] in accepts]
+    lasting was found; an option of two claims, each a distortion with its own time ("colours
+    fade around 1:00 and edges get harsh around 2:00"), as far as its weaker claim."""
+    if not o.types:  # "no problems" holds when nothing lasting was found
+        return (0.0 if lasting else 1.0) if (o.none or o.no or _DENIED.search(o.text)) else 0.0
+    if _ONLY.search(o.text) and not o.windows:  # "only blur": that and nothing else
+        accepts = {t for m in o.types for t in m.accepts}
+        kinds = {e["type"] for e in lasting}
+        return float(bool(kinds) and kinds <= accepts)
+    order = _ordered(o, lasting)
+    if order is not None:
+        return order
+    pairs = _paired(o)
+    if pairs:
+        return min(_claim(o.text, [m], w.span, lasting) for m, w in pairs)
     span = option_span(o, duration)
-    denied = bool(_DENIED.search(o.text))  # "there is no interlacing"
-    if not o.types or span is None:
+    return _claim(o.text, o.types, span, lasting)
+
+
+def _ordered(o: Option, lasting: list[dict[str, Any]]) -> float | None:
+    """"Blurry early on, blocky later": 1 when the distortion named first starts before the
+    one named second (0 when after, or one is missing); None when the option claims no such
+    order or names a time for each."""
+    if len(o.types) != 2 or len(o.windows) > 1 or not _SEQUENCE.search(o.text):
+        return None
+    first, second = sorted(o.types, key=lambda m: m.pos)
+    starts = [min((e["start_s"] for e in lasting if e["type"] in m.accepts), default=None)
+              for m in (first, second)]
+    if None in starts or first.type == second.type:
+        return 0.0
+    return float(starts[0] < starts[1])
+
+
+def _paired(o: Option) -> list[tuple[Any, Any]]:
+    """Each distortion of an option with the time named after it (before the next one), when
+    it names two or more of each; else empty."""
+    if len(o.types) < 2 or len(o.windows) < 2:
+        return []
+    marks = sorted(m.pos for m in o.types)
+    out = []
+    for m in o.types:
+        nxt = min((p for p in marks if p > m.pos), default=10 ** 9)
+        mine = [w for w in o.windows if m.pos < w.pos < nxt]
+        if not mine:
+            return []
+        out.append((m, mine[0]))
+    return out
+
+
+def _claim(text: str, types: list[Any], span: tuple[float, float] | None,
+           lasting: list[dict[str, Any]]) -> float:
+    """How far the events bear out one claim: its distortions over its span."""
+    accepts = {t for m in types for t in m.accepts}
+    mine = [e for e in lasting if e["type"] in accepts]
+    denied = bool(_DENIED.search(text))  # "there is no interlacing"
+    if not types or span is None:
         return float(bool(mine) != denied)
     a, b = span
     if b <= a:
         return 0.0
     covered = sum(max(0.0, min(b, e["end_s"]) - max(a, e["start_s"])) for e in mine)
     share = min(1.0, covered / (b - a))
-    if _PRESENCE.search(o.text):  # "it appears in the first minute": some of it lies there
+    if b - a < MOMENT_S:  # "blur at 1:58": an instant the events cover, give or take
+        mid = (a + b) / 2
+        share = float(any(e["start_s"] - MOMENT_SLACK_S <= mid <= e["end_s"] + MOMENT_SLACK_S
+                          for e in mine))
+    elif _PRESENCE.search(text):  # "it appears in the first minute": some of it lies there
         share = max(share, max((max(0.0, min(b, e["end_s"]) - max(a, e["start_s"]))
                                 / max(e["end_s"] - e["start_s"], 1e-6) for e in mine),
                                default=0.0))
