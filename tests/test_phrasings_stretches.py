@@ -78,3 +78,31 @@ def test_only_and_no_defects_as_statements(tmp_path):
     opts = ("Only blur", "No defects", "Blur at 1:58", "Blur at 0:13")
     ans = ask(_two_timed(), "Which statement is correct?", opts, tmp_path)
     assert ans.choice == "C", ans.answer
+
+
+def _colour_then_blur():
+    return make_index(180.0, [Event("colour", 23.5, 48.0, 0.35, 2.0, "oversaturation", {}),
+                              Event("blur", 95.0, 127.0, 1.0, 5.0, "softness", {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Quelle affirmation est correcte ?",
+     ("Les couleurs sont trop saturées au début, l'image est floue à la fin",
+      "L'image est floue au début, les couleurs sont trop saturées à la fin", "Aucun problème")),
+    ("以下哪个说法正确？",
+     ("先出现颜色过饱和，后出现模糊", "先出现模糊，后出现颜色过饱和", "没有问题")),
+    ("Welche Aussage stimmt?", ("Erst sind die Farben übersättigt, dann ist das Bild unscharf",
+                                "Erst ist das Bild unscharf, dann sind die Farben übersättigt",
+                                "Keine Probleme")),
+])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_statements_in_other_languages(tmp_path, question, options, reverse):
+    opts = tuple(reversed(options[:2])) + options[2:] if reverse else options
+    ans = ask(_colour_then_blur(), question, opts, tmp_path)
+    assert ans.choice == chr(65 + opts.index(options[0])), ans.answer
+
+
+def test_single_word_parts_in_german(tmp_path):
+    ans = ask(_colour_then_blur(), "In welchem Teil des Videos ist das Bild unscharf?",
+              ("Anfang", "Mitte", "Ende"), tmp_path)
+    assert ans.choice == "B", ans.answer

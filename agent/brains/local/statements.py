@@ -34,24 +34,27 @@ _PRESENCE = re.compile(r"\b(?:appear\w*|occur\w*|show\w* up|happen\w*|is present
 MOMENT_S = 10.0
 MOMENT_SLACK_S = 2.0
 # Words that set two claims of one option in sequence ("early on ... later", "then")
-_SEQUENCE = re.compile(r"\b(?:early|earlier|first|at first|initially|then|later|afterwards|"
+_SEQUENCE = re.compile(r"\b(?:early|earlier|first|at first|initially|then|later|latest|afterwards|"
                        r"after that|followed by|before|after|eventually|finally)\b", re.I)
 _ONLY = re.compile(r"\b(?:only|just|nothing but|solely|exclusively)\b", re.I)
 
 
 def is_statement_set(q: Question) -> bool:
     """Whether the options claim each a distortion somewhere (two or more of them with their
-    own time or part), while the question itself names neither."""
+    own time or part, or two distortions in a stated order), while the question itself names
+    neither."""
     if q.types or q.windows:
         return False
-    return sum(bool(o.types) and bool(o.windows) for o in q.options) >= 2
+    return sum((bool(o.types) and bool(o.windows)) or (
+        len({m.type for m in o.types}) == 2 and bool(_SEQUENCE.search(o.text)))
+        for o in q.options) >= 2
 
 
 def _truth(o: Option, lasting: list[dict[str, Any]], duration: float) -> float:
     """How far the events bear the option out, 0..1: the share of its time its distortion
     covers (anywhere in the video when it names no time); "no problems" holds when nothing
     lasting was found; an option of two claims, each a distortion with its own time ("colours
-    fade around 1:00 and edges get harsh around 2:00"), as far as its weaker claim."""
+    fade around 1:00 and edges get harsh around 2:00"), as far as its claims on average."""
     if not o.types:  # "no problems" holds when nothing lasting was found
         return (0.0 if lasting else 1.0) if (o.none or o.no or _DENIED.search(o.text)) else 0.0
     if _ONLY.search(o.text) and not o.windows:  # "only blur": that and nothing else
@@ -62,10 +65,17 @@ def _truth(o: Option, lasting: list[dict[str, Any]], duration: float) -> float:
     if order is not None:
         return order
     pairs = _paired(o)
-    if pairs:
-        return min(_claim(o.text, [m], w.span, lasting) for m, w in pairs)
+    if pairs:  # (the mean: one claim missed by the detectors does not sink a true option)
+        return sum(_claim(o.text, [m], w.span, lasting, _is_part(w)) for m, w in pairs) / len(
+            pairs)
     span = option_span(o, duration)
-    return _claim(o.text, o.types, span, lasting)
+    return _claim(o.text, o.types, span, lasting, bool(o.windows) and _is_part(o.windows[0]))
+
+
+def _is_part(w: Any) -> bool:
+    """Whether a window is a part of the video named in words ("at the beginning", "in the
+    second half"), not a time: its claim holds where the distortion lies inside it."""
+    return not re.search(r"\d", w.label)
 
 
 def _ordered(o: Option, lasting: list[dict[str, Any]]) -> float | None:
@@ -83,13 +93,17 @@ def _ordered(o: Option, lasting: list[dict[str, Any]]) -> float | None:
 
 
 def _paired(o: Option) -> list[tuple[Any, Any]]:
-    """Each distortion of an option with the time named after it (before the next one), when
-    it names two or more of each; else empty."""
-    if len(o.types) < 2 or len(o.windows) < 2:
+    """Each distortion of an option with the time named after it (before the next other
+    distortion; "les couleurs sont trop saturées au début" names colour twice), when it
+    names two or more of each; else empty."""
+    firsts: dict[str, Any] = {}
+    for m in sorted(o.types, key=lambda m: m.pos):
+        firsts.setdefault(m.type, m)
+    if len(firsts) < 2 or len(o.windows) < 2:
         return []
-    marks = sorted(m.pos for m in o.types)
+    marks = sorted(m.pos for m in firsts.values())
     out = []
-    for m in o.types:
+    for m in firsts.values():
         nxt = min((p for p in marks if p > m.pos), default=10 ** 9)
         mine = [w for w in o.windows if m.pos < w.pos < nxt]
         if not mine:
@@ -99,7 +113,7 @@ def _paired(o: Option) -> list[tuple[Any, Any]]:
 
 
 def _claim(text: str, types: list[Any], span: tuple[float, float] | None,
-           lasting: list[dict[str, Any]]) -> float:
+           lasting: list[dict[str, Any]], part: bool = False) -> float:
     """How far the events bear out one claim: its distortions over its span."""
     accepts = {t for m in types for t in m.accepts}
     mine = [e for e in lasting if e["type"] in accepts]
@@ -115,7 +129,8 @@ def _claim(text: str, types: list[Any], span: tuple[float, float] | None,
         mid = (a + b) / 2
         share = float(any(e["start_s"] - MOMENT_SLACK_S <= mid <= e["end_s"] + MOMENT_SLACK_S
                           for e in mine))
-    elif _PRESENCE.search(text):  # "it appears in the first minute": some of it lies there
+    elif part or _PRESENCE.search(text):
+        # "it appears in the first minute", "noisy at the beginning": some of it lies there
         share = max(share, max((max(0.0, min(b, e["end_s"]) - max(a, e["start_s"]))
                                 / max(e["end_s"] - e["start_s"], 1e-6) for e in mine),
                                default=0.0))
