@@ -96,6 +96,8 @@ def test_drops_that_step_down_are_not_growing_each_time(tmp_path):
     # combing read by the grain and halo detectors too, over the same span: one defect
     ((Event("noise", 111.0, 145.0, 0.35, 2.0, "impulse", {}),
       Event("sharpening", 114.0, 144.5, 0.58, 3.0, "halo", {})), "B"),
+    # halos over a part of the combing only: still its echo
+    ((Event("sharpening", 116.0, 129.0, 0.58, 3.0, "halo", {}),), "B"),
     # noise over half of the combing: two defects at once
     ((Event("noise", 130.0, 170.0, 0.6, 3.0, "grain", {}),), "A"),
 ])

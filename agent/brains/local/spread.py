@@ -42,17 +42,27 @@ def spread_text(found: Sequence[Stretch], duration: float) -> str:
             + ", ".join(hms(g) for g in gaps(found)[:6]) + ". ")
 
 
-# Events of two types over nearly the same span (this much IoU) are one defect that several
-# detectors see (combing read as impulses and halos too), not two defects overlapping.
+# Events of two types over nearly the same span (this much IoU), or one lying all but wholly
+# (INSIDE_SHARE) inside the other, are one defect that several detectors see (combing read as
+# impulses and halos too, over the same span or a part of it), not two defects overlapping.
 CO_FIRING_IOU = 0.8
+INSIDE_SHARE = 0.9
 
 
 def _two_defects(st: Stretch) -> bool:
     """Whether a stretch holds two defects at once: events of two types that overlap without
-    covering nearly the same span."""
+    one of them only echoing the other."""
     evs = st.events
     return any(a["type"] != b["type"] and 0 < _iou(a, b) < CO_FIRING_IOU
+               and _inside(a, b) < INSIDE_SHARE
                for i, a in enumerate(evs) for b in evs[i + 1:])
+
+
+def _inside(a: dict[str, Any], b: dict[str, Any]) -> float:
+    """The share of the shorter of two events that lies inside the other."""
+    inter = min(a["end_s"], b["end_s"]) - max(a["start_s"], b["start_s"])
+    shorter = min(a["end_s"] - a["start_s"], b["end_s"] - b["start_s"])
+    return max(0.0, inter) / shorter if shorter > 0 else 0.0
 
 
 def _iou(a: dict[str, Any], b: dict[str, Any]) -> float:
