@@ -11,7 +11,7 @@ from agent.distortions import distortions, mentions_generic, praised
 from agent.language import gloss, read
 from agent.options import GRADE_WORDS, LEVEL_WORDS, has_level, is_no, is_yes, parse_option
 from agent.time_phrases import BEFORE_END
-from agent.times import ORDINALS, SIDE_OF_TIME, parse_time, windows
+from agent.times import ORDINALS, SIDE_OF_TIME, parse_time, part_only, windows
 from agent.trends import grows
 from agent.vocabulary import vocabulary, words
 
@@ -102,7 +102,7 @@ def kind_of(q: str, options: Sequence[str]) -> str:
                  r"\bhow (?:long|(?:many|much) (?:minutes?|seconds?|time))\s+(?:into|in)\b", low) \
             and len(named) <= 1:
         return "localization"  # "after how many minutes does the blur start?": when
-    opt_windows = [o for o in options if windows(o, 3600.0)]
+    opt_windows = [o for o in options if windows(o, 3600.0) or part_only(o, 3600.0)]
     if len(options) >= 2 and not has_dist and sum(
             bool(distortions(o)) and o in opt_windows for o in options) >= 2:
         return "classification"  # "which statement is true?" over claims of a type somewhere

@@ -106,3 +106,27 @@ def test_single_word_parts_in_german(tmp_path):
     ans = ask(_colour_then_blur(), "In welchem Teil des Videos ist das Bild unscharf?",
               ("Anfang", "Mitte", "Ende"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+def _ends_bad():
+    return make_index(180.0, [Event("exposure", 13.0, 46.0, 0.3, 2.0, "too dark", {}),
+                              Event("noise", 141.0, 169.0, 0.86, 4.0, "grain", {})], fps=5.0)
+
+
+def test_which_part_has_the_best_quality_over_part_options(tmp_path):
+    q = "Of the three parts (beginning, middle, end), which has the best quality?"
+    ans = ask(_ends_bad(), q, ("Beginning", "Middle", "End"), tmp_path)
+    assert ans.choice == "B" and "Read 'three'" not in ans.answer, ans.answer
+
+
+def test_which_is_better_asks_for_the_least(tmp_path):
+    ans = ask(_ends_bad(), "Between the first and last minutes, which is better?",
+              ("The first minute", "The last minute"), tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_windows_ranked_best_first(tmp_path):
+    ans = ask(_ends_bad(), "Rank these windows from best to worst: 0:10-0:40, 1:00-1:30, "
+              "2:20-2:50.", (), tmp_path)
+    assert ans.answer.startswith("Ranked, best first: 1. 00:01:00.0-00:01:30.0"), ans.answer
+    assert ans.answer.index("00:00:10.0") < ans.answer.index("00:02:20.0"), ans.answer

@@ -128,6 +128,14 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     label = "least" if q.least else "most"
     text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
             f"({desc}).") if pick else "No windows to compare."
+    if pick and RANK.search(q.text) and len(order) >= 2:  # "rank these windows, best first"
+        best_first = bool(re.search(r"\bfrom (?:the )?(?:best|cleanest|least|mildest)\b|"
+                                    r"\bbest first\b", q.text, re.I))
+        seq = [wins[i] for i in (order[::-1] if best_first != q.least else order)]
+        text = (f"Ranked, {'best' if best_first else 'worst'} first: "
+                + "; ".join(f"{i}. {hms(w['start_s'])}-{hms(w['end_s'])} (worst severity "
+                            f"{w['worst_severity']:.2f}, quality {w['quality']:.0f})"
+                            for i, w in enumerate(seq, 1)) + ".")
     if holds is not None and not q.options and asks_whether(q.text):  # "is A better than B?"
         text = verdict(holds, text)
     segs = segments(pick.get("events", [])) if pick else []
