@@ -45,6 +45,11 @@ RANKED_BY = re.compile(r"\b(?:rank|ranks|ranked|ranking|order|sort|sorted|arrang
 _STABILITY_WORD = re.compile(r"fluctuat|\bvar(?:y|ies|ying)\b|unstable|unsteady|steady|stable",
                              re.I)
 
+# "How much longer / shorter ...?", "by how many seconds is it longer?": a difference of lengths
+DIFFERENCE = re.compile(r"\bhow much (?:longer|shorter)\b|\bby how (?:many (?:seconds|minutes)|"
+                        r"much|long)\b(?=[^?]*\b(?:longer|shorter)\b)|"
+                        r"\bdifference in (?:length|duration)\b", re.I)
+
 # Question words: a question without any of them asks yes or no.
 _WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
 
@@ -89,6 +94,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if not options and _CUE["open_starts"].match(low) and not (
             low.startswith("how") and VOCAB.kinds["trend"].search(low)):
         return "open"  # (but "how does the quality develop over time?" is a trend)
+    if DIFFERENCE.search(low) and len(named) == 1:
+        return "comparison"  # "how much longer is the longest freeze than the shortest?"
     if RANKED_BY.search(low) and len(named) != 1:
         return "dominant_factor"  # all the types, ranked by their time or severity
     if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \

@@ -26,6 +26,7 @@ from agent.distortions import (
 )
 from agent.kinds import (
     BY_LENGTH,
+    DIFFERENCE,
     KINDS,
     TYPED_KINDS,
     kind_of,
@@ -308,6 +309,8 @@ def _parse(
     kind = kind_of(plain, opt_texts) if reading.supported else "not_understood"
     least_s, most_s = duration_bounds(text)
     types = distortions(text) if reading.supported else []
+    if DIFFERENCE.search(text) and len({m.type for m in types}) == 1:
+        kind = "comparison"  # "how much longer is the longest freeze than the shortest?"
     aside = [m for m in types if _set_aside(text, m.pos)]  # "apart from the noise, ...?"
     types = [m for m in types if m not in aside]
     # "Is the image sharp?" names no defect, only a picture free of one: ask about its absence

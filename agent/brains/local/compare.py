@@ -21,6 +21,7 @@ from agent.brains.local.common import (
     where,
     yes_no,
 )
+from agent.brains.local.durations import length_difference
 from agent.brains.local.evidence import Evidence, found, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
@@ -30,6 +31,7 @@ from agent.brains.local.statements import compare_found, ranked_found
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
+from agent.kinds import DIFFERENCE
 from agent.questions import Mention, Question, Window, back_reference, rank_event
 from agent.timefmt import hms
 from agent.times import unit_length, unit_windows
@@ -62,6 +64,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The worst (or least) window or type, as the question sets them against each other."""
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
     named = list(dict.fromkeys(m.type for m in q.types))
+    if DIFFERENCE.search(q.text) and (diff := length_difference(q, ev)):
+        return diff  # "by how many seconds is the last freeze longer than the first?"
     if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
         return compare_durations(q, ev, named[:2])  # "which is longer, the blur or ...?"
     if q.options and sum(bool(o.types) for o in q.options) >= 2 and not all(

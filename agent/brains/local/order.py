@@ -15,6 +15,7 @@ from agent.brains.local.common import (
     timeline_text,
     yes_no,
 )
+from agent.brains.local.durations import gap_of_one_type
 from agent.brains.local.evidence import Evidence, same_defect_types
 from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
 from agent.brains.local.spread import SPREAD_WORDS, gaps, spread_claim, spread_text
@@ -61,6 +62,8 @@ def probed_span(data: dict[str, Any] | None, etype: str) -> tuple[float, float] 
 
 def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The order of the named types, or whether a claimed relation or spread holds."""
+    if (gap := gap_of_one_type(q, ev)) is not None:
+        return gap  # "what is the gap between the two damaged stretches?"
     evs = ev.all_events()
     for m in missing_types(q, evs):
         probe = probed_span(ev.get("compare_windows", probe_args(m, q, ctx.duration_s)), m)

@@ -18,6 +18,7 @@ from agent.brains.local.common import (
     where,
 )
 from agent.brains.local.course import number_scale, scale_of
+from agent.brains.local.durations import combined_length
 from agent.brains.local.evidence import Evidence, found, in_window
 from agent.brains.local.levels import events_level, events_position, level_word, probed_level
 from agent.brains.local.totals import aggregate
@@ -68,6 +69,8 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     low = q.text.lower()
     if re.search(r"\bhow (?:many|often)\b", low) and any(o.numbers for o in q.options):
         return aggregate(q, ev, ctx)
+    if (both := combined_length(q, ev)) is not None:
+        return both  # "the combined duration of the shake and the flicker"
     evs, data = found(q, ev, ctx.duration_s)
     if q.window and not q.window.point:
         evs = [e for e in evs if in_window(e, q.window)] or evs
