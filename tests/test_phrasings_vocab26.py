@@ -105,3 +105,21 @@ def test_properly_deinterlaced_is_praise(tmp_path):
                      fps=5.0)
     ans = ask(idx, "Is the video deinterlaced properly throughout?", ("Yes", "No"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Warum sieht das Video bei 2:00 schlecht aus?",
+    "Pourquoi l'image est-elle bizarre vers 0:45 ?",
+    "¿Por qué se ve mal el video en 0:45?",
+    "Why does the picture look odd around 0:45?",
+])
+def test_looks_bad_is_understood_in_four_languages(tmp_path, question):
+    from test_local_brain import ask
+    from test_toolbox import make_index
+
+    from tools.model import Event
+    idx = make_index(180.0, [Event("colour", 37.0, 52.5, 1.0, 5.0, "desaturation", {}),
+                             Event("colour", 116.0, 128.0, 1.0, 5.0, "hue shift", {})],
+                     fps=5.0)
+    ans = ask(idx, question, (), tmp_path)
+    assert "do not know" not in ans.answer and "Colour distortion" in ans.answer, ans.answer
