@@ -94,6 +94,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if not options and _CUE["open_starts"].match(low) and not (
             low.startswith("how") and VOCAB.kinds["trend"].search(low)):
         return "open"  # (but "how does the quality develop over time?" is a trend)
+    if re.search(r"\bthen\b[^?.!]{0,40}\bor\b[^?.!]{0,40}\bthen\b", low):
+        return "temporal_relation"  # "blur then noise, or noise then blur?"
     if DIFFERENCE.search(low) and len(named) == 1:
         return "comparison"  # "how much longer is the longest freeze than the shortest?"
     if RANKED_BY.search(low) and len(named) != 1:

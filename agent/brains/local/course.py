@@ -65,7 +65,8 @@ def stability_claim(text: str) -> str | None:
 # "each time it appears", "every time", "from one to the next": a claim about the drops in turn
 _EACH_TIME = re.compile(r"\b(?:each|every|every single|with each)\s+(?:time|occurrence|"
                         r"appearance|episode|one|drop|stretch|segment)\b|\bone (?:to|after) "
-                        r"(?:the )?(?:next|another)\b|\bsuccessive\w*\b|\bin turn\b", re.I)
+                        r"(?:the )?(?:next|another)\b|\bsuccessive\w*\b|\bin turn\b|"
+                        r"\bkeeps? (?:getting|growing|becoming|on getting)\b", re.I)
 
 
 def by_level(found: Sequence[Stretch]) -> str | None:

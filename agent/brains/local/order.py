@@ -21,6 +21,7 @@ from agent.brains.local.levels import PROBE_WINDOWS, REPORT_FLOOR
 from agent.brains.local.spread import SPREAD_WORDS, gaps, spread_claim, spread_text
 from agent.brains.stretches import Stretch, Timeline
 from agent.context import RunContext
+from agent.distortions import praised
 from agent.questions import Mention, Question, type_name
 from agent.timefmt import hms
 from agent.times import ORDINALS, Window
@@ -117,10 +118,13 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
                     f"{type_name(kinds[k - 1])}. " + text, "choice": choice,
                     "segments": segments(tl.events), "confidence": 0.6}
     if q.options:
-        if all(o.types for o in q.options) and _ENDS.search(q.text):
+        # an option naming a virtue ("sharpness") stands for the defect that takes it away
+        named = {o.letter: (o.types or praised(o.text))[:1] for o in q.options}
+        if all(named.values()) and _ENDS.search(q.text):
             late = bool(_LATE.search(q.text))
-            pick = tl.earliest((o.types[0].type for o in q.options), late)
-            choice = next((o.letter for o in q.options if o.types[0].type == pick), None)
+            pick = tl.earliest((named[o.letter][0].type for o in q.options), late)
+            choice = next((o.letter for o in q.options if named[o.letter][0].type == pick),
+                          None)
         else:
             claim_ = claim(q.text, q.types, tl, ctx.duration_s)
             if claim_ is not None and any(o.yes or o.no for o in q.options):

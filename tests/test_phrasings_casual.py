@@ -1,0 +1,44 @@
+"""Casual phrasings from the last session-26 probe: "does the contrast drop or the sharpness
+drop first?" (a virtue as an option), "blockiness then blur, or blur then blockiness?", and
+"does the blur keep getting worse?"."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from agent.kinds import question_kind
+from tools.model import Event
+
+
+def _blur_then_contrast():
+    return make_index(180.0, [Event("blur", 39.5, 69.5, 0.55, 3.0, "softness", {}),
+                              Event("exposure", 133.5, 153.5, 0.55, 3.0, "low contrast", {})],
+                      fps=5.0)
+
+
+@pytest.mark.parametrize("options,letter", [(("contrast", "sharpness"), "B"),
+                                            (("sharpness", "contrast"), "A")])
+def test_which_drops_first_with_a_virtue_option(tmp_path, options, letter):
+    q = "does the contrast drop or the sharpness drop first?"
+    assert question_kind(q, list(options)) == "temporal_relation"
+    ans = ask(_blur_then_contrast(), q, options, tmp_path)
+    assert ans.choice == letter, ans.answer
+
+
+def test_then_or_then_is_an_order(tmp_path):
+    q = "blur then low contrast, or low contrast then blur?"
+    assert question_kind(q, ["blur then low contrast", "low contrast then blur"]) == \
+        "temporal_relation"
+    ans = ask(_blur_then_contrast(), q, ("blur then low contrast", "low contrast then blur"),
+              tmp_path)
+    assert "The blur comes first" in ans.answer, ans.answer
+
+
+def test_keep_getting_worse_reads_the_drops_in_turn(tmp_path):
+    idx = make_index(180.0, [Event("blur", a, b, s, 3.0, "softness", {}) for a, b, s in
+                             [(25.0, 40.5, 0.351), (87.0, 100.0, 0.565), (131.5, 155.5, 0.564)]],
+                     fps=5.0)
+    ans = ask(idx, "does the blur keep getting worse?", ("yes", "no"), tmp_path)
+    assert ans.choice == "A", ans.answer
