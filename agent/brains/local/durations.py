@@ -21,6 +21,16 @@ GAP_OF_ONE = re.compile(r"\b(?:gap|interval|pause|time)\s+between\s+(?:the\s+)?(
                         re.I)
 
 
+def _of_type(q: Question, ev: Evidence) -> list[dict[str, Any]]:
+    """The lasting stretches of the question's first named type, in time order (none when it
+    names no type)."""
+    if not q.types:
+        return []
+    etype = q.types[0].type
+    return sorted((e for e in split_lasting(ev.all_events())[0] if e["type"] == etype),
+                  key=lambda e: e["start_s"])
+
+
 def _length(e: dict[str, Any]) -> float:
     return e["end_s"] - e["start_s"]
 
@@ -38,11 +48,7 @@ def length_difference(q: Question, ev: Evidence) -> dict[str, Any] | None:
     """How much longer one stretch of the named type is than another: the two ranked in the
     question, else its longest and shortest, else its first two; None when it names no type
     or there are fewer than two."""
-    if not q.types:
-        return None
-    etype = q.types[0].type
-    mine = sorted((e for e in split_lasting(ev.all_events())[0] if e["type"] == etype),
-                  key=lambda e: e["start_s"])
+    mine = _of_type(q, ev)
     if len(mine) < 2:
         return None
     if len(q.ranks) == 2:
@@ -76,11 +82,10 @@ def gap_of_one_type(q: Question, ev: Evidence) -> dict[str, Any] | None:
     the two damaged stretches"); None unless it names one type with two or more stretches."""
     if len({m.type for m in q.types}) != 1 or not GAP_OF_ONE.search(q.text):
         return None
-    etype = q.types[0].type
-    mine = sorted((e for e in split_lasting(ev.all_events())[0] if e["type"] == etype),
-                  key=lambda e: e["start_s"])
+    mine = _of_type(q, ev)
     if len(mine) < 2:
         return None
+    etype = mine[0]["type"]
     gaps = [max(0.0, b["start_s"] - a["end_s"]) for a, b in zip(mine, mine[1:], strict=False)]
     text = (f"The {type_name(etype)} stretches are {', '.join(f'{g:.1f} s' for g in gaps)} "
             "apart: " + "; ".join(_line(e) for e in mine) + ".")
