@@ -189,9 +189,9 @@ def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
 
 def fitting(m: Mention, evs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events that can be what a mention names (`fits_subtype`). A colour cast or tint
-    with no hue shift among them takes their other colour events: a cast that adds one colour raises
-    the chroma's magnitude before it turns its angle (ffmpeg's colorbalance on a real clip
-    reads as oversaturation), and "no colour problem" would be false."""
+    with no hue shift among them takes their other colour events: a cast that adds one colour
+    raises the chroma's magnitude before it turns its angle (ffmpeg's colorbalance on a real
+    clip reads as oversaturation), and "no colour problem" would be false."""
     evs = list(evs)
     kept = [e for e in evs if fits_subtype(m, e)]
     if m.type == "colour" and m.subtype != "saturation" and _CAST_WORDS.search(m.text) \
