@@ -42,3 +42,23 @@ def test_keep_getting_worse_reads_the_drops_in_turn(tmp_path):
                      fps=5.0)
     ans = ask(idx, "does the blur keep getting worse?", ("yes", "no"), tmp_path)
     assert ans.choice == "A", ans.answer
+
+
+@pytest.mark.parametrize("question,etype", [
+    ("Does the picture turn grey?", "colour"),
+    ("Is there a haze over the image at some point?", "blur"),
+    ("Does the frame judder from side to side?", "jitter"),
+])
+def test_looks_described_in_passing(question, etype):
+    from agent.distortions import distortions
+    assert [m.type for m in distortions(question)] == [etype]
+
+
+def test_smeary_and_blocky_holds_for_the_coders_softness(tmp_path):
+    e = Event("compression", 46.0, 65.5, 0.6, 1.9, "macroblocking",
+              {"signal": "detail", "median_in_event": 0.35, "scene_baseline": 0.65,
+               "deviation": 0.6, "recoded_from": "blur/softness"})
+    ans = ask(make_index(180.0, [e], fps=5.0),
+              "Does the video look smeary and blocky in the first minute?", ("Yes", "No"),
+              tmp_path)
+    assert ans.choice == "A", ans.answer
