@@ -62,3 +62,19 @@ def test_smeary_and_blocky_holds_for_the_coders_softness(tmp_path):
               "Does the video look smeary and blocky in the first minute?", ("Yes", "No"),
               tmp_path)
     assert ans.choice == "A", ans.answer
+
+
+def _dark_and_noise():
+    return make_index(180.0, [Event("exposure", 13.5, 46.5, 0.3, 2.0, "too dark", {}),
+                              Event("noise", 141.0, 169.0, 0.86, 4.0, "grain", {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question,letter", [
+    ("Is the darkness more of a problem than the noise?", "B"),
+    ("Is the noise more of a problem than the darkness?", "A"),
+    ("Is the darkness as strong as the noise?", "B"),
+    ("Is the noise the same strength throughout?", "B"),
+])
+def test_more_of_a_problem_as_strong_as_and_same_strength(tmp_path, question, letter):
+    ans = ask(_dark_and_noise(), question, ("Yes", "No"), tmp_path)
+    assert ans.choice == letter, ans.answer

@@ -97,7 +97,8 @@ def share_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] |
 
 # "Is the noise constant throughout?", "is it blurry the whole time?": a claim that the named
 # defect covers the video ("throughout" alone often means "anywhere in": not read so).
-_ALL_ALONG = re.compile(r"\b(?:constant|constantly|continuous|continuously|persistent|"
+_ALL_ALONG = re.compile(r"\b(?:(?:the\s+)?same\s+(?:strength|level|intensity|severity|amount)|"
+                        r"constant|constantly|continuous|continuously|persistent|"
                         r"persistently|the whole time|all the time|the entire time|at all times|"
                         r"(?:the )?(?:whole|entire) (?:video|clip|footage|film|recording|way "
                         r"through)|from (?:start|beginning) to (?:finish|end)|all the way "

@@ -264,6 +264,11 @@ def compare_lengths(q: Question, ev: Evidence, etype: str) -> dict[str, Any]:
     return {"answer": text, "choice": None, "segments": segments(mine[:1]), "confidence": 0.6}
 
 
+# "Are the halos as strong as the noise?": the two at one level
+_AS_AS = re.compile(r"\bas\s+(?:strong|bad|severe|noticeable|visible|serious|heavy|intense|"
+                    r"annoying|disturbing)\s+as\b", re.I)
+
+
 def compare_types(q: Question, ev: Evidence,
                   types: list[str] | None = None) -> dict[str, Any]:
     """Options (or the question) naming distortion types: the one whose lasting events are
@@ -291,7 +296,9 @@ def compare_types(q: Question, ev: Evidence,
     top = max(load, key=load.get) if any(load.values()) else None
     tie = types and top is not None and len(types) >= 2 and \
         abs(grade[types[0]] - grade[types[1]]) < 1e-6
-    if types and choice is None:  # "is the blur worse than the noise?"
+    if types and choice is None and _AS_AS.search(q.text):  # "as strong as the noise?"
+        choice = yes_no(q, bool(tie))
+    elif types and choice is None:  # "is the blur worse than the noise?"
         choice = yes_no(q, False if tie else
                         (top == claim_subject(q, types)) != claims_less(q.text))
     if tie:
