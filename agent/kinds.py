@@ -107,6 +107,9 @@ def kind_of(q: str, options: Sequence[str]) -> str:
             and not re.search(r"\b(?:which|or|before|after|than)\b", low) \
             and len(named) == 1:
         return "localization"  # "when does the noise appear first?": that one, and when
+    if re.search(r"\bhow long\b[^?]{0,40}\b(?:pass|passes|elapse|elapses|go by|goes by|"
+                 r"until|till)\b[^?]{0,30}\b(?:first|any)\b", low) and len(named) <= 1:
+        return "localization"  # "how long until the first problem appears?": when it starts
     if re.search(r"\b(?:after|within) how (?:many|much|long)\b|\bhow far (?:into|in)\b|"
                  r"\bhow (?:long|(?:many|much) (?:minutes?|seconds?|time))\s+(?:into|in)\b", low) \
             and len(named) <= 1:

@@ -78,3 +78,19 @@ def _dark_and_noise():
 def test_more_of_a_problem_as_strong_as_and_same_strength(tmp_path, question, letter):
     ans = ask(_dark_and_noise(), question, ("Yes", "No"), tmp_path)
     assert ans.choice == letter, ans.answer
+
+
+def test_time_before_the_first_problem(tmp_path):
+    idx = make_index(180.0, [Event("colour", 23.5, 48.0, 0.35, 2.0, "oversaturation", {}),
+                             Event("blur", 95.0, 127.0, 1.0, 5.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "How many seconds pass before the first problem appears?",
+              ("About 10", "About 23", "About 60"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("sev,letter", [(0.3, "A"), (1.0, "B")])
+def test_ok_to_publish_is_judged_by_the_grade(tmp_path, sev, letter):
+    idx = make_index(180.0, [Event("noise", 11.5, 37.0 if sev < 0.5 else 170.0, sev, 2.0,
+                                   "grain", {})], fps=5.0)
+    ans = ask(idx, "Is the video OK to publish as is?", ("Yes", "No"), tmp_path)
+    assert ans.choice == letter and "Overall quality" in ans.answer, ans.answer

@@ -35,6 +35,7 @@ from agent.brains.local.common import (
     worst_option,
     yes_no,
 )
+from agent.brains.local.course import judges_quality, overall
 from agent.brains.local.evidence import (
     MEASURED,
     Evidence,
@@ -249,6 +250,8 @@ def _which(q: Question, e: dict[str, Any]) -> str:
 
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
+    if not q.types and not q.window and judges_quality(q):
+        return overall(q, ev, ctx)  # "is the video OK to publish as is?": its grade decides
     if (shared := share_answer(q, ev, ctx) or extent_answer(q, ev, ctx)
             or kinds_answer(q, ev, ctx)) is not None:
         return shared
