@@ -182,3 +182,13 @@ def test_the_frame_rate_as_a_fraction(tmp_path, hold, letter):
     ans = ask(idx, "By how much does the frame rate drop?",
               ("It halves", "It drops to a third", "It drops to a fifth"), tmp_path)
     assert ans.choice == letter, ans.answer
+
+
+def test_a_type_named_twice_keeps_its_own_window(tmp_path):
+    # "colours ... oversaturated" names colour twice before its window: both words are the
+    # first half's (the colour lies in the second half, so the claim fails)
+    idx = make_index(180.0, [Event("colour", 120.0, 150.0, 0.8, 4.0, "oversaturation", {}),
+                             Event("blur", 130.0, 160.0, 0.8, 4.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "Are the colours oversaturated in the first half and the picture blurry in "
+              "the second half?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B", ans.answer

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agent.brains.local.evidence import type_hit
-from agent.questions import BY_LENGTH, Option, Question, type_name
+from agent.questions import BY_LENGTH, Mention, Option, Question, Window, type_name
 from agent.timefmt import hms
 
 # Option texts that mean the whole video.
@@ -262,3 +262,22 @@ def worst_option(cmp: dict[str, Any] | None, opts: Sequence[tuple[Option, Any]])
         if choice:
             return choice
     return None
+
+
+def timed_mentions(mentions: Sequence[Mention], windows: Sequence[Window]
+                   ) -> list[tuple[Mention, Window]]:
+    """Each distortion named (its first mention) with the first time named after it and before
+    the next other distortion ("the blur in the first half and the contrast problem in the
+    second half"; a type named twice, "les couleurs sont trop saturées au début", once);
+    distortions with no time of their own are left out."""
+    firsts: dict[str, Mention] = {}
+    for m in sorted(mentions, key=lambda m: m.pos):
+        firsts.setdefault(m.type, m)
+    marks = sorted(m.pos for m in firsts.values())
+    out = []
+    for m in firsts.values():
+        nxt = min((p for p in marks if p > m.pos), default=10 ** 9)
+        mine = [w for w in windows if m.pos < w.pos < nxt]
+        if mine:
+            out.append((m, mine[0]))
+    return out

@@ -78,8 +78,13 @@ def events_level(evs: Sequence[dict[str, Any]]) -> float:
     """The option-scale level of the worst of some events, each on its detector's cuts (an
     event retyped after grading, as softness found to be the coder's, on the cuts of the
     detector that graded it)."""
-    return max((level_of(e["severity"], e.get("graded_as")
-                         or f"{e['type']}/{e.get('subtype') or ''}") for e in evs), default=0.0)
+    return max((level_of(e["severity"], graded_kind(e)) for e in evs), default=0.0)
+
+
+def graded_kind(e: dict[str, Any]) -> str:
+    """The "type/subtype" whose cuts read an event's severity: the detector that graded it
+    (an event retyped after grading carries it as `graded_as`), else its own."""
+    return e.get("graded_as") or f"{e['type']}/{e.get('subtype') or ''}"
 
 
 def level_position(severity: float, kind: str = "") -> float:
@@ -99,9 +104,7 @@ def level_position(severity: float, kind: str = "") -> float:
 
 def events_position(evs: Sequence[dict[str, Any]]) -> float:
     """`level_position` of the worst of some events, each on its detector's cuts."""
-    return max((level_position(e["severity"], e.get("graded_as")
-                               or f"{e['type']}/{e.get('subtype') or ''}") for e in evs),
-               default=0.0)
+    return max((level_position(e["severity"], graded_kind(e)) for e in evs), default=0.0)
 
 
 def probed_level(etype: str | None, data: dict[str, Any] | None) -> float:

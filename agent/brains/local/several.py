@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.brains.local.common import by_type, ev_line, segments, type_load, where, yes_no
+from agent.brains.local.common import (
+    by_type,
+    ev_line,
+    segments,
+    timed_mentions,
+    type_load,
+    where,
+    yes_no,
+)
 from agent.brains.local.evidence import (
     Evidence,
     fitting,
@@ -21,21 +29,14 @@ from agent.timefmt import hms
 from agent.times import Window
 
 
-def _own_windows(q: Question) -> dict[int, Window]:
+def _own_windows(q: Question) -> dict[str, Window]:
     """For a question naming two or more types, each with a window of its own after it ("the
-    blur in the first half and the contrast problem in the second half"): each mention's
-    position -> its window; empty otherwise."""
+    blur in the first half and the contrast problem in the second half"): each type -> its
+    window (`timed_mentions`); empty unless two windows or more are so taken."""
     if len(q.types) < 2 or len(q.windows) < 2:
         return {}
-    out = {}
-    starts = sorted(m.pos for m in q.types)
-    for m in q.types:
-        after = [p for p in starts if p > m.pos]
-        nxt = after[0] if after else 10 ** 9
-        mine = [w for w in q.windows if m.pos < w.pos < nxt]
-        if mine:
-            out[m.pos] = mine[0]
-    return out if len(set(id(w) for w in out.values())) >= 2 else {}
+    out = {m.type: w for m, w in timed_mentions(q.types, q.windows)}
+    return out if len({id(w) for w in out.values()}) >= 2 else {}
 
 
 def each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -51,7 +52,7 @@ def each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         # events) are answered once, with the events of both
         key = next((k for k in seen if k in m.accepts or m.type in accepts[k]), m.type)
         accepts.setdefault(key, m.accepts)
-        w = own.get(m.pos)
+        w = own.get(m.type)
         a, b = (w.start_s, w.end_s) if w else (lo, hi)
         placed.setdefault(key, f" {hms(a)}-{hms(b)}" if w else "")
         # softness found to be the coder's is smeared too: "smeary and blocky?" of a

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from agent.brains.local.common import iou
 from agent.brains.stretches import Stretch
 from agent.timefmt import hms
 
@@ -53,7 +54,7 @@ def _two_defects(st: Stretch) -> bool:
     """Whether a stretch holds two defects at once: events of two types that overlap without
     one of them only echoing the other."""
     evs = st.events
-    return any(a["type"] != b["type"] and 0 < _iou(a, b) < CO_FIRING_IOU
+    return any(a["type"] != b["type"] and 0 < iou(_span(a), [_span(b)]) < CO_FIRING_IOU
                and _inside(a, b) < INSIDE_SHARE
                for i, a in enumerate(evs) for b in evs[i + 1:])
 
@@ -65,10 +66,8 @@ def _inside(a: dict[str, Any], b: dict[str, Any]) -> float:
     return max(0.0, inter) / shorter if shorter > 0 else 0.0
 
 
-def _iou(a: dict[str, Any], b: dict[str, Any]) -> float:
-    inter = min(a["end_s"], b["end_s"]) - max(a["start_s"], b["start_s"])
-    union = max(a["end_s"], b["end_s"]) - min(a["start_s"], b["start_s"])
-    return max(0.0, inter) / union if union > 0 else 0.0
+def _span(e: dict[str, Any]) -> tuple[float, float]:
+    return (e["start_s"], e["end_s"])
 
 
 def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | None:

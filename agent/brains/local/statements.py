@@ -7,7 +7,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.brains.local.common import ev_line, option_span, segments, spans_text, yes_no
+from agent.brains.local.common import (
+    ev_line,
+    option_span,
+    segments,
+    spans_text,
+    timed_mentions,
+    yes_no,
+)
 from agent.brains.local.evidence import Evidence
 from agent.brains.local.levels import events_level, level_word
 from agent.brains.stretches import Stretch, split_lasting, stretches
@@ -93,23 +100,13 @@ def _ordered(o: Option, lasting: list[dict[str, Any]]) -> float | None:
 
 
 def _paired(o: Option) -> list[tuple[Any, Any]]:
-    """Each distortion of an option with the time named after it (before the next other
-    distortion; "les couleurs sont trop saturées au début" names colour twice), when it
-    names two or more of each; else empty."""
-    firsts: dict[str, Any] = {}
-    for m in sorted(o.types, key=lambda m: m.pos):
-        firsts.setdefault(m.type, m)
-    if len(firsts) < 2 or len(o.windows) < 2:
+    """Each distortion of an option with the time named after it (`timed_mentions`), when it
+    names two or more of each and every distortion has its time; else empty."""
+    kinds = {m.type for m in o.types}
+    if len(kinds) < 2 or len(o.windows) < 2:
         return []
-    marks = sorted(m.pos for m in firsts.values())
-    out = []
-    for m in firsts.values():
-        nxt = min((p for p in marks if p > m.pos), default=10 ** 9)
-        mine = [w for w in o.windows if m.pos < w.pos < nxt]
-        if not mine:
-            return []
-        out.append((m, mine[0]))
-    return out
+    pairs = timed_mentions(o.types, o.windows)
+    return pairs if len(pairs) == len(kinds) else []
 
 
 def _claim(text: str, types: list[Any], span: tuple[float, float] | None,
