@@ -30,6 +30,18 @@ def test_decoder_errors_cluster_into_corruption_events():
     assert corruption_events({"t": np.arange(n) / fps, "decode_errors": np.zeros(n)}, fps) == []
 
 
+def test_more_decoder_errors_per_second_rank_as_worse_damage():
+    # ~9 s at ~9 errors/s against ~9 s at ~18 errors/s: both above 5/s, where the old ramp
+    # read 1.0 for both
+    fps = 25.0
+    errs = np.zeros(4000, np.float32)
+    errs[500:700:5] = 2.0
+    errs[2500:2700:5] = 4.0
+    events = corruption_events({"t": np.arange(4000) / fps, "decode_errors": errs}, fps)
+    mild, heavy = events
+    assert 0.5 < mild.severity < heavy.severity < 1.0
+
+
 def _run(cmd: list[str]) -> None:
     subprocess.run(cmd, check=True, capture_output=True)
 

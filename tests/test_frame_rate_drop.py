@@ -153,6 +153,24 @@ def test_cuts_inside_a_rate_drop_are_its_jumps():
     assert joined_across(scenes, []) == scenes
 
 
+def test_real_cuts_inside_a_rate_drop_stay():
+    # a third of the rate: every third frame jumps (difference 1.3, structure kept); a change
+    # of shot at frame 950 (difference 60, structure lost); a jump read as a cut at 1100
+    from tools.derive import joined_across
+    from tools.model import Scene
+    n, fps = 5000, 25.0
+    diff = np.full(n, 0.05)
+    diff[750:1250:3] = 1.3
+    corr = np.full(n, 0.999)
+    corr[750:1250:3] = 0.97
+    diff[950], corr[950] = 60.0, 0.3
+    frames = {"t": np.arange(n) / fps, "diff": diff, "corr": corr, "coarse_corr": corr}
+    scenes = [Scene(0.0, 38.0, 0, 949), Scene(38.0, 44.0, 950, 1099),
+              Scene(44.0, 200.0, 1100, 4999)]
+    joined = joined_across(scenes, [(30.0, 50.0)], frames)
+    assert [(s.start_s, s.end_s) for s in joined] == [(0.0, 38.0), (38.0, 200.0)]
+
+
 def test_a_drop_goes_on_through_a_still_moment_but_not_through_motion_at_the_full_rate():
     def drops_with(gap_diff: float) -> list:
         f = _moving(90.0)

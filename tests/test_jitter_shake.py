@@ -11,7 +11,8 @@ import numpy as np
 
 from tests.test_events import FPS, _frames, _samples, _scenes
 from tools.detectors import detect_events
-from tools.detectors.jitter import jitter_events, shake_level
+from tools.detectors.calibration import value
+from tools.detectors.jitter import SHAKE_RISE, jitter_events, shake_level, shake_rise
 from tools.ffmpeg import ffmpeg_exe
 
 SCENES = _scenes([0.0, 90.0])
@@ -85,6 +86,32 @@ def test_footage_that_shakes_all_through_has_that_look():
     level = shake_level(f, SCENES, FPS)
     assert np.nanmedian(level) > 0.5  # it does shake ...
     assert _jitter(f) == []  # ... as all of it does: no departure from its own footage
+
+
+def test_shake_wavering_under_the_limit_for_a_while_stays_one_event():
+    # shaken hard, then for 4 s more gently (under the 3-s limit, above what clean footage
+    # holds for 10 s), then hard again: one event, not two
+    f = _still(120.0)
+    _move(f, 30.0, 42.0, _shake(2.0))
+    _move(f, 42.0, 46.0, _shake(0.4))
+    _move(f, 46.0, 60.0, _shake(2.0))
+    rise = jitter_rise(f)
+    gentle = (f["t"] >= 43.0) & (f["t"] < 45.0)
+    assert np.exp(np.max(rise[gentle])) < value(SHAKE_RISE.key)
+    (e,) = jitter_events(f, _scenes([0.0, 120.0]), FPS)
+    assert abs(e.start_s - 30.0) <= 2.0 and abs(e.end_s - 60.0) <= 2.0, e
+
+
+def test_stronger_shake_on_footage_that_shakes_is_its_look_below_the_limit():
+    # a hand-held look all through, shaken 2.5 times as hard for 20 s: no rise past the limit
+    f = _still(120.0)
+    _move(f, 0.0, 120.0, _shake(1.0))
+    _move(f, 40.0, 60.0, _shake(1.5))
+    assert jitter_events(f, _scenes([0.0, 120.0]), FPS) == []
+
+
+def jitter_rise(f: dict[str, np.ndarray]) -> np.ndarray:
+    return shake_rise(f, _scenes([0.0, 120.0]), FPS)[0]
 
 
 def test_unconfident_motion_is_not_judged():

@@ -23,7 +23,7 @@ from tools.detectors.screen import without_design
 from tools.detectors.stretches import merged, stretch_events
 from tools.detectors.twin_events import judged_with_twins
 from tools.model import Event, Scene
-from tools.scenes import ShotDetector
+from tools.scenes import KEEP_STRUCTURE, ShotDetector
 
 # A cut this far inside a frame-rate drop (s) is one of its jumps; at its edges it may be a
 # real cut that the drop starts or ends at.
@@ -55,7 +55,7 @@ def derive(
     scenes = shots.scenes(frames["t"], corr, frames.get("diff"))
     events = _events(frames, samples, scenes, fps, damage, twins)
     joined = joined_across(scenes, [(e.start_s, e.end_s) for e in events
-                                    if e.subtype == RATE_DROP])
+                                    if e.subtype == RATE_DROP], frames)
     if len(joined) < len(scenes):  # a rate drop's jumps are no cuts: judged again without
         scenes, events = joined, _events(frames, samples, joined, fps, damage, twins)
     events = without_field_pairs(events)  # an interlaced stretch's own halved rate
@@ -83,22 +83,50 @@ def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
     return explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
 
 
-def joined_across(scenes: list[Scene], spans: list[tuple[float, float]]) -> list[Scene]:
+def joined_across(scenes: list[Scene], spans: list[tuple[float, float]],
+                  frames: dict[str, np.ndarray] | None = None) -> list[Scene]:
     """The scenes with those split inside one of the `spans` joined again: a stream falling
     to a fifth of its rate jumps between held pictures, and the shot detector reads cuts
     there (three of them in a 20-s drop of a one-shot clip, whose end runs were then judged
-    as shots of their own and read "too bright" all through)."""
+    as shots of their own and read "too bright" all through). With `frames`, a cut that
+    stands out from the drop's own jumps (`cut_among_jumps`) stays: footage of short shots
+    keeps its cuts through a drop (each shot judged on its own baseline)."""
     if not spans or len(scenes) < 2:
         return scenes
     out = [scenes[0]]
     for sc in scenes[1:]:
-        if any(a + JOIN_MARGIN_S < sc.start_s < b - JOIN_MARGIN_S for a, b in spans):
+        if any(a + JOIN_MARGIN_S < sc.start_s < b - JOIN_MARGIN_S for a, b in spans) and not (
+                frames is not None and cut_among_jumps(frames, sc.start_frame)):
             last = out[-1]
             out[-1] = Scene(start_s=last.start_s, end_s=sc.end_s,
                             start_frame=last.start_frame, end_frame=sc.end_frame)
         else:
             out.append(sc)
     return out
+
+
+# A cut inside a rate drop changes the picture far more than the drop's own jumps do: its
+# frame difference is CUT_OVER_JUMPS times the JUMP_PERCENTILE-th of the differences within
+# JUMP_AROUND_S of it (the jumps, at a third or a fifth of the rate, are more than a tenth of
+# those frames), and it keeps little of the previous picture's structure.
+CUT_OVER_JUMPS = 4.0
+JUMP_PERCENTILE = 90.0
+JUMP_AROUND_S = 2.0
+
+
+def cut_among_jumps(frames: dict[str, np.ndarray], k: int) -> bool:
+    """Whether frame `k`, read as a cut inside a rate drop, is a change of shot."""
+    diff, corr, t = frames.get("diff"), kept_structure(frames), frames.get("t")
+    if diff is None or corr is None or t is None or not 0 < k < len(diff):
+        return False
+    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=0.0)
+    tt = np.asarray(t, dtype=np.float64)
+    near = (np.abs(tt - tt[k]) <= JUMP_AROUND_S) & (np.abs(np.arange(len(d)) - k) > 1)
+    if near.sum() < 5:
+        return False
+    jumps = float(np.percentile(d[near], JUMP_PERCENTILE))
+    return bool(d[k] > CUT_OVER_JUMPS * max(jumps, 0.5)
+                and float(np.min(corr[max(1, k - 1): k + 2])) < KEEP_STRUCTURE)
 
 
 def kept_structure(frames: dict[str, np.ndarray]) -> np.ndarray | None:

@@ -17,6 +17,11 @@ from tools.model import Event
 
 # Errors this close together are one damaged stretch (seconds).
 GAP_S = 2.0
+# Severity from the error rate: any logged damage is plainly visible (0.5 and up), rising
+# toward 1 with the errors per second (1 - 0.5 exp(-rate / RATE_SCALE)); it keeps growing
+# with the rate, so of two damaged stretches the one the decoder struggled with more ranks
+# worse (the old ramp 0.5 + 0.1 rate was 1.0 for every stretch above 5 errors/s).
+RATE_SCALE = 5.0
 # The decoder runs ahead of the frames delivered by up to one chunk of the decoding pass.
 CHUNK_FRAMES = 32
 
@@ -44,7 +49,7 @@ def corruption_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
         rate = n_err / max(end - start, step)
         out.append(Event(
             type="corruption", subtype="decoder errors", start_s=round(start, 2),
-            end_s=round(end, 2), severity=round(float(np.clip(0.5 + 0.1 * rate, 0, 1)), 3),
+            end_s=round(end, 2), severity=round(float(1.0 - 0.5 * np.exp(-rate / RATE_SCALE)), 3),
             score=round(n_err, 1),
             evidence={"decoder_errors": int(n_err), "errors_per_s": round(rate, 2)},
         ))

@@ -56,6 +56,10 @@ VISIBLE_PX = 0.1
 # cartoon's bounce, an action shot's burst last about 2 s), and stretches this close join.
 MIN_S = 3.0
 GAP_S = 2.0
+# A shaky stretch goes on while its rise stays above what clean footage holds for LONG_S
+# (calibrated: jitter.shake_rise_long): clean footage keeps its level near its usual one over
+# 10 s (a swing, a bounce are brief).
+LONG_S = 10.0
 # The residual RMS (pixels of the analysis picture) that counts as severity 1.
 FULL_PX = 2.0
 # Displacement drawn afresh every frame has a second difference of RMS sqrt(6) times its own:
@@ -212,6 +216,35 @@ def shake_rise(frames: dict[str, np.ndarray], scenes: list,
     return _rise(level, fps), level, random_level(level, jerk), _rise(jerk, fps)
 
 
+def bridged(rise: np.ndarray, fps: float) -> np.ndarray:
+    """`rise` with brief (<= GAP_S) unjudged stretches (-inf: the edges of a shot, a cut the
+    shake itself made) taking the lower of the values on either side, so a held level is not
+    broken by them; longer ones stay unjudged."""
+    out = rise.copy()
+    for a, b in runs(np.isneginf(rise)):
+        if (b - a) / fps <= GAP_S and a > 0 and b < len(rise):
+            out[a:b] = min(rise[a - 1], rise[b])
+    return out
+
+
+def joined_on(found: list[tuple[int, int]], rise: np.ndarray, fps: float,
+              low: float) -> list[tuple[int, int]]:
+    """Shaky stretches (frame runs, in order) joined where the bridged rise between two of
+    them stays at `low` (log) throughout: shake on footage of its own motion wavers about the
+    3-s limit (a few seconds just under it split one shaken window in two), and never falls
+    to the level clean footage holds for LONG_S. No stretch is made or lengthened outward."""
+    if len(found) < 2:
+        return found
+    held = bridged(rise, fps) >= low
+    out = [found[0]]
+    for a, b in found[1:]:
+        if held[out[-1][1]: a].all():
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
 def _clean_shake(video: CleanVideo) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`shake_rise` of a clean video, computed once for the three quantities that read it."""
     return video.once("jitter.shake_rise",
@@ -241,6 +274,22 @@ SHAKE_RISE = declare(Quantity(
     key="jitter.shake_rise", measure=_clean_rise, direction=+1, default=6.0,
     doc="highest ratio by which a clean video's shake level (high-passed global displacement) "
         "stays above its usual one for 3 s"))
+
+
+def _clean_long_rise(video: CleanVideo) -> list[float]:
+    """The shake ratio a clean video holds above its usual level for LONG_S at most (brief
+    unjudged stretches bridged)."""
+    if len(video.frames.get("motion_x", [])) < 3:
+        return []
+    rise, _, _, _ = _clean_shake(video)
+    return [max(1.0, float(np.exp(v))) for v in longest_departure(
+        bridged(rise, video.fps), video.fps, LONG_S)]
+
+
+SHAKE_RISE_LONG = declare(Quantity(
+    key="jitter.shake_rise_long", measure=_clean_long_rise, direction=+1, default=3.0,
+    doc="highest ratio by which a clean video's shake level stays above its usual one for "
+        "10 s (brief unjudged stretches bridged)"))
 
 
 def _clean_jerk_rise(video: CleanVideo) -> list[float]:
@@ -293,7 +342,8 @@ def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> li
         (jrise >= float(np.log(value(JERK_RISE.key)))) & ~shaky)
     active = shaky | random
     events = []
-    for a, b in shaky_stretches(active, np.isneginf(rise) & ~np.isfinite(rnd), t, fps):
+    found = shaky_stretches(active, np.isneginf(rise) & ~np.isfinite(rnd), t, fps)
+    for a, b in joined_on(found, rise, fps, float(np.log(value(SHAKE_RISE_LONG.key)))):
         on = np.flatnonzero(active[a:b]) + a
         px = float(np.nanmedian(level[on]))
         ratio = float(np.exp(np.median(rise[on])))
