@@ -69,3 +69,23 @@ def numbers(text: str) -> list[float]:
         if v is not None:
             out.append(v)
     return out
+
+
+_PARTS_OF = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+             "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6,
+             "tenth": 10, "tenths": 10}
+_FRACTION = re.compile(r"\b(?:(a|an|one|two|three|four|five|nine)\s+)?(half|halves|thirds?|"
+                       r"quarters?|fourths?|fifths?|sixths?|tenths?)\b|\b(all|whole|entire|"
+                       r"none|nothing)\b", re.I)
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "nine": 9}
+
+
+def fraction(text: str) -> float | None:
+    """A share said in words ("a third", "two thirds", "half", "all of it"), else None."""
+    m = _FRACTION.search(text)
+    if not m:
+        return None
+    if m.group(3):
+        return 0.0 if m.group(3).lower() in ("none", "nothing") else 1.0
+    k = _COUNTS.get((m.group(1) or "one").lower(), 1)
+    return k / _PARTS_OF[m.group(2).lower()]

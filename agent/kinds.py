@@ -20,7 +20,7 @@ VOCAB = vocabulary()
 KINDS: tuple[str, ...] = (
     "detection", "localization", "classification", "severity", "comparison",
     "cumulative_effect", "integration", "temporal_relation", "stability", "dominant_factor",
-    "trend", "overall", "open", "out_of_scope", "not_understood",
+    "trend", "overall", "open", "facts", "out_of_scope", "not_understood",
 )
 # Kinds whose answer depends on the distortion type named: when none known is named, the
 # question's unknown words are reported.
@@ -59,6 +59,20 @@ def _is_quality(text: str) -> bool:
     return bool(_SCOPE["quality"].search(text))
 
 
+# A fact that changes over the video ("what frame rate does it drop to?", "the resolution
+# during the blurry part") is a measurement, not the file's own fact.
+_CHANGES = re.compile(r"\b(?:drop|drops|dropped|dropping|fall|falls|fell|dip|dips|sink|sinks|"
+                      r"go(?:es)? down|reduced|lower|lowest|worst|when|during|while|effective|"
+                      r"become|becomes|change|changes|changing|vary|varies|at times|sometimes)\b",
+                      re.I)
+
+
+def _about_quality(text: str) -> bool:
+    """Whether a text names a distortion or a quality word beyond the video itself."""
+    return bool(distortions(text)) or bool(praised(text)) or mentions_generic(text) or \
+        _is_quality(_SCOPE["medium"].sub("", text))
+
+
 def question_kind(question: str, options: Sequence[str] = ()) -> str:
     """The LongVQUBench dimension a question asks about (a key of KINDS)."""
     reading = read(question, " ".join(options))
@@ -88,6 +102,9 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     has_dist = bool(named) or bool(good) or mentions_generic(q)
     if _SCOPE["unmeasured"].search(q) and not named:
         return "out_of_scope"  # "is there moiré?": a picture fault the index does not measure
+    if (fact := _SCOPE["facts"].search(q)) and not _about_quality(
+            q[:fact.start()] + " " + q[fact.end():]) and not _CHANGES.search(q):
+        return "facts"  # "what is the frame rate of this video?": the file's own facts
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
         return "out_of_scope"

@@ -24,9 +24,18 @@ _ORD_BARE = re.compile(rf"\b((?:than|or|and|versus|vs\.?|with|to)\s+the\s+(?:{_O
                        r"\b)", re.I)
 
 
+# "the first and the last minute": the unit said once, after the second ordinal
+_ORD_SHARED = re.compile(rf"\b({_ORD_WORD})(\s+(?:and|or|versus|vs\.?|with|to)\s+(?:the\s+)?)"
+                         rf"({_ORD_WORD})\s+(minute|half|third|quarter|segment|part|section|"
+                         r"hour)\b", re.I)
+
+
 def _elliptic_units(text: str) -> str:
     """"Is the second minute cleaner than the first?" with the unit said again after the
-    second ordinal ("... than the first minute")."""
+    second ordinal ("... than the first minute"); "the first and the last minute" with it
+    said after the first ("the first minute and the last minute")."""
+    text = _ORD_SHARED.sub(lambda m: f"{m.group(1)} {m.group(4)}{m.group(2)}{m.group(3)} "
+                           f"{m.group(4)}", text)
     m = _ORD_UNIT.search(text)
     if not m:
         return text
@@ -132,10 +141,24 @@ def _minute_clock(text: str) -> str:
 BRACKETED = re.compile(rf"[\[(]\s*({TIME}|{NUM})\s*s?\s*[,;]\s*({TIME}|{NUM})\s*s?\s*[\])]")
 
 
+# "Does the video start with good quality?", "the clip ends on a clean picture": its start
+# (end) named by a verb
+_VERB_EDGE = re.compile(r"\b((?:video|clip|film|footage|recording|stream|movie)\s+(?:(start|starts|"
+                        r"started|begin|begins|began|open|opens|opened)|(?:end|ends|ended|finish|"
+                        r"finishes|finished|close|closes|closed)))(?=\s+(?:with|on|cleanly|"
+                        r"clean|well|badly|fine)\b)", re.I)
+
+
+def _verb_edges(text: str) -> str:
+    return _VERB_EDGE.sub(lambda m: m.group(1) + (" at the start" if m.group(2) else
+                                                  " at the end"), text)
+
+
 def normalised(text: str) -> str:
     """The text with its spelt numbers as digits and its elliptic units said again; the
     positions of what comes before a change stay where they were."""
-    return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(_minute_clock(text)))))
+    return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(_minute_clock(
+        _verb_edges(text))))))
 
 
 # the share of a part each word of a part of it names

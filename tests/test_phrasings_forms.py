@@ -79,10 +79,21 @@ def _rate_drop():
     ("Rate the choppiness from 1 (none) to 5 (very heavy).", False),
     ("Rate the motion from 1 (very jerky) to 5 (perfectly smooth).", True),
     ("Rate the frame drops from 1 to 5.", False),
+    ("Rate the choppiness from 1 (very little) to 5 (very strong).", False),
 ])
 def test_a_scale_whose_top_is_the_best_end(tmp_path, question, low):
     ans = ask(_rate_drop(), question, ("1", "2", "3", "4", "5"), tmp_path)
     assert (ans.choice in "AB") == low, ans.answer
+
+
+@pytest.mark.parametrize("question,low", [
+    ("Rate the sharpness of the segment 0:40-1:10 on a scale of 1 (very blurry) to 5 (very "
+     "sharp).", True),
+    ("Rate the blur from 0:40 to 1:10 from 1 (very slight) to 5 (very heavy).", False),
+])
+def test_a_very_good_top_is_still_the_best_end(tmp_path, question, low):
+    idx = make_index(180.0, [Event("blur", 40.0, 72.0, 1.0, 3.0, "softness", {})], fps=5.0)
+    assert (ask(idx, question, ("1", "2", "3", "4", "5"), tmp_path).choice in "AB") == low
 
 
 def test_mild_or_severe_of_a_moderate_one_near_the_severe_cut(tmp_path):

@@ -21,7 +21,7 @@ from agent.brains.local.common import (
     where,
     yes_no,
 )
-from agent.brains.local.durations import length_difference
+from agent.brains.local.durations import SHORTER, compare_durations, length_difference
 from agent.brains.local.evidence import Evidence, found, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
@@ -68,6 +68,10 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return diff  # "by how many seconds is the last freeze longer than the first?"
     if len(named) >= 2 and len(q.windows) < 2 and _LENGTH.search(q.text):
         return compare_durations(q, ev, named[:2])  # "which is longer, the blur or ...?"
+    typed_opts = list(dict.fromkeys(o.types[0].type for o in q.options if o.types))
+    if len(typed_opts) == 2 and len(q.windows) < 2 and _LENGTH.search(q.text) and not any(
+            sp for _, sp in opts):
+        return compare_durations(q, ev, typed_opts)  # "which lasts longer? the X / the Y"
     if q.options and sum(bool(o.types) for o in q.options) >= 2 and not all(
             sp for _, sp in opts):
         return compare_types(q, ev)
@@ -90,7 +94,7 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if not q.options and not q.windows and RANK.search(q.text) and not _PARTS.search(q.text):
         return rank_types(q, ev)  # "rank the problems from worst to mildest"
     if not q.options and not q.windows and not q.n_segments and (
-            not _PARTS.search(q.text) or unit_length(q.text)
+            not _PARTS.search(_ONE_PART.sub(" ", q.text)) or unit_length(q.text)
             and not unit_windows(q.text, ctx.duration_s)):
         # "when is the quality worst?": no parts named; "which minute of the two hours?":
         # too many to rank, the worst moment says which
@@ -149,7 +153,6 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 
 # "Is the dark part longer than the noisy part?": time, not severity, is compared.
 _LENGTH = re.compile(r"\b(longer|shorter|lasts? longer|more time|less time)\b", re.I)
-_SHORTER = re.compile(r"\b(shorter|less time)\b", re.I)
 
 
 # Parts a comparison can set against each other; without any it asks for a moment.
@@ -157,6 +160,10 @@ _PARTS = re.compile(r"\b(half|halves|third|thirds|quarter|quarters|segment|segme
                     r"section|sections|minute|minutes|scene|scenes|shot|shots|window|windows|"
                     r"beginning|start|end|ending|middle|opening|clip|clips|episode|episodes)\b",
                     re.I)
+
+# "Where's the worst part?": one stretch asked for, not parts to compare
+_ONE_PART = re.compile(r"\bthe\s+(?:worst|best|cleanest|weakest|most\s+\w+)\s+(?:part|section|"
+                       r"segment|stretch|moment|scene|shot|passage|bit)\b", re.I)
 
 
 def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -176,7 +183,8 @@ def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     name = TYPE_NAMES.get(worst["type"], worst["type"])
     others = [e for e in pool if e is not worst]
     text = (f"The worst moment is {hms(worst['start_s'])}-{hms(worst['end_s'])}: {name}"
-            + (f" ({worst['subtype']})" if worst.get("subtype") else "")
+            + (f" ({worst['subtype']})" if worst.get("subtype")
+               and worst["subtype"] not in name else "")
             + f", severity {worst['severity']:.2f}."
             + (f" Other degraded stretches: {spans_text(others)}." if others else ""))
     return {"answer": text, "choice": None, "segments": segments([worst]),
@@ -210,35 +218,6 @@ def compare_ranked(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
             "confidence": 0.6}
 
 
-def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, Any]:
-    """Which of two named types lasts longer, from their lasting events' total time."""
-    lasting, _ = split_lasting(ev.all_events())
-    secs = {t: sum(e["end_s"] - e["start_s"] for e in lasting if e["type"] == t)
-            for t in types}
-    a, b = types
-    shorter = bool(_SHORTER.search(q.text))
-    first_holds = secs[a] < secs[b] if shorter else secs[a] > secs[b]
-    choice = yes_no(q, first_holds)
-    if choice is None:
-        longest = min(secs, key=secs.get) if shorter else max(secs, key=secs.get)
-        choice = next((o.letter for o in q.options if o.types and o.types[0].type == longest),
-                      None)
-    if asks_whether(q.text):
-        lead = "Yes. " if first_holds else "No. "
-    elif shorter:
-        low = min(secs, key=secs.get)
-        name = TYPE_NAMES.get(low, low)
-        lead = f"The {name} {agree(name, 'lasts', 'last')} a shorter time. "
-    else:
-        top = max(secs, key=secs.get)
-        name = TYPE_NAMES.get(top, top)
-        lead = f"The {name} {agree(name, 'lasts', 'last')} longer. "
-    said = "; ".join(f"{TYPE_NAMES.get(t, t)}: {secs[t]:.1f} s in all" for t in types)
-    text = lead + said[0].upper() + said[1:] + "."
-    return {"answer": text, "choice": choice, "confidence": 0.6,
-            "segments": segments([e for e in lasting if e["type"] in secs])}
-
-
 def compare_lengths(q: Question, ev: Evidence, etype: str) -> dict[str, Any]:
     """The events of one type by how long they last: the longest (or shortest) first."""
     lasting, _ = split_lasting(ev.all_events())
@@ -248,7 +227,7 @@ def compare_lengths(q: Question, ev: Evidence, etype: str) -> dict[str, Any]:
     if not mine:
         return {"answer": f"No lasting {name} was found, so none lasts longer.",
                 "choice": None, "segments": [], "confidence": 0.4}
-    if _SHORTER.search(q.text):
+    if SHORTER.search(q.text):
         mine.reverse()
     secs = [e["end_s"] - e["start_s"] for e in mine]
     spans = "; ".join(f"{hms(e['start_s'])}-{hms(e['end_s'])}: {d:.1f} s"

@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent.brains.local.common import nearest, option_seconds, segments
+from agent.brains.local.common import agree, asks_whether, nearest, option_seconds, segments, yes_no
 from agent.brains.local.evidence import Evidence
 from agent.brains.stretches import split_lasting
+from agent.distortions import TYPE_NAMES
 from agent.questions import Question, rank_event, type_name
 from agent.timefmt import hms
 from tools.timeline import span_union_s
@@ -90,3 +91,65 @@ def gap_of_one_type(q: Question, ev: Evidence) -> dict[str, Any] | None:
     text = (f"The {type_name(etype)} stretches are {', '.join(f'{g:.1f} s' for g in gaps)} "
             "apart: " + "; ".join(_line(e) for e in mine) + ".")
     return _answer(text, gaps[0], q, mine)
+
+
+# "Do all the freezes have the same length?", "are the stops equally long?"
+SAME_LENGTH = re.compile(r"\b(?:(?:the\s+)?same\s+(?:length|duration)|equally\s+long|as\s+long\s+"
+                         r"as\s+each\s+other|(?:length|duration)s?\s+(?:vary|varies|differ|"
+                         r"differs))\b", re.I)
+# Lengths within this ratio of each other are "the same" (a 2-s and a 2.3-s freeze are).
+SAME_RATIO = 1.25
+
+
+def same_length(q: Question, ev: Evidence) -> dict[str, Any] | None:
+    """Whether the named type's stretches all last about as long (within SAME_RATIO); None
+    when the question does not ask it, or there are fewer than two."""
+    m = SAME_LENGTH.search(q.text)
+    evs = _of_type(q, ev)
+    if not m or len(evs) < 2:
+        return None
+    lengths = [_length(e) for e in evs]
+    same = max(lengths) <= SAME_RATIO * max(min(lengths), 1e-6)
+    asks_differ = bool(re.search(r"vary|varies|differ", m.group(0), re.I))
+    holds = same != asks_differ
+    said = ", ".join(f"{x:.1f} s" for x in lengths)
+    text = (f"{'Yes' if holds else 'No'}: the {len(evs)} {type_name(evs[0]['type'])} stretches "
+            f"last {said}, " + ("about the same." if same else "not the same.") + " "
+            + "; ".join(_line(e) for e in evs[:5]) + ".")
+    yes = next((o.letter for o in q.options if o.yes), None)
+    no = next((o.letter for o in q.options if o.no), None)
+    return {"answer": text, "choice": yes if holds else no, "segments": segments(evs),
+            "confidence": 0.7}
+
+
+# "which is shorter?", "less time": the least asked for
+SHORTER = re.compile(r"\b(shorter|less time)\b", re.I)
+
+
+def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, Any]:
+    """Which of two named types lasts longer, from their lasting events' total time."""
+    lasting, _ = split_lasting(ev.all_events())
+    secs = {t: sum(e["end_s"] - e["start_s"] for e in lasting if e["type"] == t)
+            for t in types}
+    a, b = types
+    shorter = bool(SHORTER.search(q.text))
+    first_holds = secs[a] < secs[b] if shorter else secs[a] > secs[b]
+    choice = yes_no(q, first_holds)
+    if choice is None:
+        longest = min(secs, key=secs.get) if shorter else max(secs, key=secs.get)
+        choice = next((o.letter for o in q.options if o.types and o.types[0].type == longest),
+                      None)
+    if asks_whether(q.text):
+        lead = "Yes. " if first_holds else "No. "
+    elif shorter:
+        low = min(secs, key=secs.get)
+        name = TYPE_NAMES.get(low, low)
+        lead = f"The {name} {agree(name, 'lasts', 'last')} a shorter time. "
+    else:
+        top = max(secs, key=secs.get)
+        name = TYPE_NAMES.get(top, top)
+        lead = f"The {name} {agree(name, 'lasts', 'last')} longer. "
+    said = "; ".join(f"{TYPE_NAMES.get(t, t)}: {secs[t]:.1f} s in all" for t in types)
+    text = lead + said[0].upper() + said[1:] + "."
+    return {"answer": text, "choice": choice, "confidence": 0.6,
+            "segments": segments([e for e in lasting if e["type"] in secs])}

@@ -23,6 +23,7 @@ from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
 from agent.kinds import RANKED_BY
 from agent.questions import Question
+from agent.timefmt import hms
 
 
 def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
@@ -71,7 +72,11 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
                  + ".")
     others = sorted(set(load) - {top} - set(named[:1]))
     if others:
-        text += " Also present: " + ", ".join(TYPE_NAMES.get(t, t) for t in others) + "."
+        # each with where it is: "what's wrong with this video?" wants every problem placed
+        text += " Also present: " + "; ".join(
+            f"{TYPE_NAMES.get(t, t)} " + ", ".join(
+                [f"{hms(e['start_s'])}-{hms(e['end_s'])}" for e in evs if e["type"] == t][:3])
+            for t in others) + "."
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 

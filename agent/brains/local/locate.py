@@ -36,6 +36,7 @@ from agent.brains.local.common import (
     yes_no,
 )
 from agent.brains.local.course import judges_quality, overall
+from agent.brains.local.durations import same_length
 from agent.brains.local.evidence import (
     MEASURED,
     Evidence,
@@ -44,7 +45,7 @@ from agent.brains.local.evidence import (
 )
 from agent.brains.local.levels import probed_level
 from agent.brains.local.several import each_type
-from agent.brains.stretches import split_lasting
+from agent.brains.stretches import split_lasting, stretches
 from agent.context import RunContext
 from agent.questions import BY_LENGTH, Question, back_reference, rank_event, type_name
 from agent.timefmt import hms
@@ -253,7 +254,7 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if not q.types and not q.window and judges_quality(q):
         return overall(q, ev, ctx)  # "is the video OK to publish as is?": its grade decides
     if (shared := share_answer(q, ev, ctx) or extent_answer(q, ev, ctx)
-            or kinds_answer(q, ev, ctx)) is not None:
+            or kinds_answer(q, ev, ctx) or same_length(q, ev)) is not None:
         return shared
     if (placed := in_named_place(q, ev)) is not None:
         return placed
@@ -271,6 +272,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     present = bool(evs) or probed
     if q.count:  # "does it freeze more than twice?": the count decides
         op, n = q.count
+        if q.type is None:  # "more than two separate problems?": detectors firing together
+            evs = [st.primary for st in stretches(evs)] or evs  # on one defect are one
         k = len(evs)
         present = {"gt": k > n, "ge": k >= n, "lt": k < n, "le": k <= n}[op]
     base = what(q)

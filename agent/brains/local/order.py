@@ -11,6 +11,7 @@ from agent.brains.local.common import (
     agree,
     asks_whether,
     nearest,
+    option_seconds,
     segments,
     timeline_text,
     yes_no,
@@ -80,7 +81,7 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
     elif len(ts) >= 2:  # two named types: say how they relate first
         text = pair_text(q, ts[0], ts[1], tl, ctx.duration_s) + " " + text
         gap = pair_gap(tl, ts[0], ts[1])
-        if gap is not None and any(o.durations for o in q.options):  # "how long after ...?"
+        if gap is not None and _timed_options(q):  # "how long after ...?"
             return _by_duration(q, text, tl, gap)
     elif len(ts) == 1 and len(points) == 1:  # "before or after 1:30?"
         w = points[0]
@@ -99,12 +100,12 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
     elif len(ts) == 1 and (between := between_nth_text(q.text, ts[0], tl)
                            or until_next_text(q.text, ts[0], tl)):
         text = between[0] + " " + text
-        if q.options and between[1] is not None and any(o.durations for o in q.options):
+        if q.options and between[1] is not None and _timed_options(q):
             return _by_duration(q, text, tl, between[1])
     elif not ts and tl.stretches and (not q.options or _GAP.search(q.text)):
         text = unnamed_text(q.text, tl.stretches, ctx.duration_s) + text  # their own order
         first_gap = gaps(tl.stretches)[:1]
-        if first_gap and _GAP.search(q.text) and any(o.durations for o in q.options):
+        if first_gap and _GAP.search(q.text) and _timed_options(q):
             return _by_duration(q, text, tl, first_gap[0])
     choice, conf = None, 0.5
     nth = _NTH_COMES.search(q.text)
@@ -139,11 +140,20 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
             "confidence": conf}
 
 
+# "how many seconds / minutes ...?": options of bare numbers are times in that unit
+_ASKS_TIME = re.compile(r"\bhow (?:long|much time|many (?:seconds|secs|minutes|mins))\b", re.I)
+
+
+def _timed_options(q: Question) -> bool:
+    """Whether the options are times: durations, or bare numbers to a question asking time."""
+    return any(o.durations for o in q.options) or bool(
+        q.options and _ASKS_TIME.search(q.text) and all(o.numbers for o in q.options))
+
+
 def _by_duration(q: Question, text: str, tl: Timeline, seconds: float) -> dict[str, Any]:
-    """The answer with the option whose duration is nearest the time measured."""
+    """The answer with the option whose time is nearest the time measured."""
     return {"answer": text, "segments": segments(tl.events), "confidence": 0.6,
-            "choice": nearest(q.options, lambda o: o.durations[0] if o.durations else None,
-                              seconds)}
+            "choice": nearest(q.options, lambda o: option_seconds(q, o), seconds)}
 
 
 def _side_points(q: Question) -> list[Window]:

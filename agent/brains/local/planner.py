@@ -18,6 +18,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from agent.brains.local import compare, course, explain, identify, locate, order, severity
 from agent.brains.local.common import option_windows
 from agent.brains.local.evidence import Evidence, read_as, window_args
+from agent.brains.local.facts import facts_answer
 from agent.brains.local.totals import aggregate
 from agent.clauses import split_question
 from agent.context import RunContext
@@ -38,7 +39,7 @@ HANDLERS: dict[str, Handler] = {
     "temporal_relation": order.temporal_relation, "trend": course.trend,
     "stability": course.stability, "overall": course.overall,
     "cumulative_effect": aggregate, "integration": aggregate, "open": explain.open_answer,
-    "not_understood": explain.not_understood,
+    "not_understood": explain.not_understood, "facts": facts_answer,
 }
 # Kinds that ask about the named type itself (find it, then look closer).
 _TYPED = ("localization", "detection", "severity", "open")
@@ -87,6 +88,8 @@ class LocalBrain:
         """The tool calls this question needs, in order (calls already made are skipped)."""
         steps: list[tuple[str, dict]] = [("overview", {})]
         if not ev.overview:
+            return steps
+        if q.kind == "facts":  # the file's own facts: the overview has them
             return steps
         t = q.type
         # the windows weighed for every type the question's word accepts ("stutter" is seen

@@ -50,6 +50,12 @@ _BAD_END = re.compile(r"\b(?:worst|terrible|awful|severe|very|extreme\w*|heav\w+
                       r"unwatchable|bad|poor)\b", re.I)
 
 
+def _band(level: float) -> int:
+    """The word a level is said in: 0 none, 1 mild, 2 moderate, 3 severe (as level_position
+    places them)."""
+    return 0 if level < 0.5 else 1 if level < 1.5 else 2 if level < 2.5 else 3
+
+
 def top_is_best(q: Question, top: int) -> bool:
     """Whether the scale's top number is its best end: by what its anchor says ("5 =
     perfectly smooth"), else when the question rates a virtue ("rate the smoothness")."""
@@ -57,7 +63,8 @@ def top_is_best(q: Question, top: int) -> bool:
                   re.I)
     if m:
         anchor = m.group(1) or m.group(2)
-        if _GOOD_END.search(anchor) and not _BAD_END.search(anchor.replace("very smooth", "")):
+        # "very" intensifies what follows: "very sharp" is still the good end
+        if _GOOD_END.search(anchor) and not _BAD_END.search(re.sub(r"\bvery\b", "", anchor)):
             return True
         if _BAD_END.search(anchor):
             return False
@@ -122,7 +129,11 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         # rises (none: high, mild: medium, moderate or severe: low)
         virtue = q.praised and not any(_DEFECT_LEVEL.search(o.text) for o in q.options)
         at = events_position(evs) if evs else level  # ("mild or severe?" of a moderate one)
-        choice = nearest(q.options, lambda o: o.level, 3.0 - at if virtue else at)
+        target = 3.0 - at if virtue else at
+        # an option in the band the level is said in wins ("severe" is not answered "clearly
+        # visible", 2.3, for a severe one at the band's lower edge, 2.6)
+        same = [o for o in q.options if o.level is not None and _band(o.level) == _band(target)]
+        choice = nearest(same or q.options, lambda o: o.level, target)
     elif any(o.grade is not None for o in q.options):
         choice = nearest(q.options, lambda o: o.grade, 5.0 - level * 1.2)
     scale = scale_of(q.text) or number_scale(q)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from agent.amounts import fraction
 from agent.brains.local.common import nearest, option_seconds, segments, timeline_text
 from agent.brains.local.course import judges_quality, overall
 from agent.brains.local.evidence import Evidence, in_window, same_defect_types
@@ -78,6 +79,9 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             or max(o.numbers[0] for o in q.options) > 1.0
         share = total / ctx.duration_s * (100.0 if as_percent else 1.0)
         choice = nearest(q.options, lambda o: o.numbers[0], share)
+    elif q.options and _SHARE_ASKED.search(q.text) and ctx.duration_s > 0 and all(
+            fraction(o.text) is not None for o in q.options):  # "a sixth / a third / half"
+        choice = nearest(q.options, lambda o: fraction(o.text), total / ctx.duration_s)
     elif type_sets(q):
         choice = best_set(q.options, set(types))
     elif judges_quality(q) and not q.type:  # "considering all of it, is it acceptable?"

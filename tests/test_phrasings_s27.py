@@ -1,0 +1,155 @@
+"""Phrasings a session-27 probe found misread: "for how long is the picture unstable?" (the
+shake, not the stability of the quality)."""
+
+from __future__ import annotations
+
+import pytest
+from test_local_brain import ask
+from test_toolbox import make_index
+
+from agent.kinds import question_kind
+from agent.questions import parse_question
+from tools.model import Event
+
+
+@pytest.mark.parametrize("question", [
+    "For how long is the picture unstable?",
+    "When does the image become unstable?",
+    "Is the footage not steady between 0:50 and 1:20?",
+])
+def test_an_unstable_picture_is_shake(question):
+    assert parse_question(question, (), 180.0).type == "jitter"
+
+
+def test_the_stability_of_the_quality_is_still_a_trend_question():
+    assert parse_question("Is the quality unstable over the video?", (), 180.0).type is None
+
+
+def test_how_long_the_picture_is_unstable(tmp_path):
+    idx = make_index(180.0, [Event("jitter", 50.0, 77.0, 1.0, 2.4, "camera shake", {}),
+                             Event("flicker", 130.0, 154.0, 0.5, 3.0, "luma", {})], fps=5.0)
+    ans = ask(idx, "For how long is the picture unstable?",
+              ("About 10 seconds", "About 25 seconds", "About 60 seconds"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("What is the resolution and frame rate of this video?", "facts"),
+    ("How long is the video?", "facts"),
+    ("Which codec is the clip encoded with?", "facts"),
+    ("How many frames are in the video?", "facts"),
+    ("How long is the video degraded?", "severity"),  # a quality question
+    ("What is the length of the freeze?", "severity"),
+    ("What is the frame rate during the choppy part?", "severity"),
+])
+def test_the_files_own_facts_are_a_kind_of_their_own(question, kind):
+    assert question_kind(question) == kind
+
+
+def test_facts_are_read_from_the_video_not_from_events(tmp_path):
+    idx = make_index(180.0, [Event("blur", 40.0, 72.0, 1.0, 3.0, "softness", {})], fps=25.0)
+    ans = ask(idx, "What is the resolution and frame rate of this video?", (), tmp_path)
+    assert "640x360" in ans.answer and "25 fps" in ans.answer and "blur" not in ans.answer
+    assert ask(idx, "What frame rate does the video have?", ("24 fps", "25 fps", "30 fps"),
+               tmp_path).choice == "B"
+    assert ask(idx, "What is the resolution?", ("1280x720", "640x360", "1920x1080"),
+               tmp_path).choice == "B"
+    assert ask(idx, "Which codec is used?", ("VP9", "H.264", "MPEG-2"), tmp_path).choice == "B"
+
+
+def _interlace_and_sharpening():
+    return make_index(180.0, [Event("interlace", 14.5, 35.0, 0.9, 3.0, "combing", {}),
+                              Event("sharpening", 121.5, 136.5, 0.35, 3.0, "halo", {})],
+                      fps=5.0)
+
+
+def test_the_worst_part_is_one_stretch_not_the_halves(tmp_path):
+    ans = ask(_interlace_and_sharpening(), "Where's the worst part of the video?", (), tmp_path)
+    assert ans.answer.startswith("The worst moment is 00:00:14.5-00:00:35.0"), ans.answer
+
+
+def test_the_first_and_the_last_minute_are_two_windows():
+    q = parse_question("Compare the first and the last minute.", (), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 60.0), (120.0, 180.0)]
+
+
+def test_whats_wrong_places_every_problem(tmp_path):
+    ans = ask(_interlace_and_sharpening(), "What's wrong with this video?", (), tmp_path)
+    assert "00:00:14.5" in ans.answer and "00:02:01.5" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("options,letter", [
+    (("Half", "A sixth", "A third"), "B"),
+    (("All of it", "Two thirds", "A tenth"), "C"),
+])
+def test_a_share_said_in_words(tmp_path, options, letter):
+    idx = make_index(180.0, [Event("exposure", 44.5, 72.5, 0.34, 3.0, "too dark", {})],
+                     fps=5.0)
+    ans = ask(idx, "Roughly what fraction of the video is too dark?", options, tmp_path)
+    assert ans.choice == letter, ans.answer
+
+
+def test_more_than_two_separate_problems_counts_cofiring_detectors_once(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 22.0, 44.5, 0.48, 3.0, "too bright", {}),
+                             Event("interlace", 111.0, 145.5, 1.0, 3.0, "combing", {}),
+                             Event("noise", 111.0, 145.0, 0.35, 3.0, "impulse", {}),
+                             Event("sharpening", 114.0, 144.5, 0.58, 3.0, "halo", {})],
+                     fps=5.0)
+    ans = ask(idx, "Are there more than two separate problems?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_which_lasts_longer_of_two_options(tmp_path):
+    idx = make_index(180.0, [Event("colour", 37.0, 52.5, 1.0, 3.0, "desaturation", {}),
+                             Event("frame_drop", 102.7, 129.5, 0.67, 3.0, "frame-rate drop",
+                                   {})], fps=5.0)
+    ans = ask(idx, "Which problem lasts longer?", ("The loss of colour", "The choppy motion"),
+              tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def _blocky_start():
+    return make_index(180.0, [Event("compression", 10.5, 33.5, 0.37, 3.0, "macroblocking", {}),
+                              Event("colour", 151.5, 171.5, 0.78, 3.0, "oversaturation", {})],
+                      fps=5.0)
+
+
+@pytest.mark.parametrize("question,letter", [
+    ("Does the video start with good quality?", "B"),
+    ("Is the quality good at the start?", "B"),
+    ("Is the quality bad at the start?", "A"),
+    ("Is the picture quality good between 1:10 and 1:40?", "A"),
+    ("Does the clip end on a clean picture?", "B"),
+])
+def test_good_quality_in_a_window_asks_for_none(tmp_path, question, letter):
+    assert ask(_blocky_start(), question, ("Yes", "No"), tmp_path).choice == letter
+
+
+def test_a_video_starting_or_ending_with_names_its_edge():
+    assert parse_question("Does the video begin cleanly?", (), 180.0).window.end_s == 18.0
+    assert parse_question("Does the clip end on a clean picture?", (),
+                          180.0).window.start_s == 162.0
+    assert parse_question("When does the blur start?", (), 180.0).window is None
+
+
+def test_do_all_the_freezes_last_as_long(tmp_path):
+    idx = make_index(180.0, [Event("freeze", a, b, 0.8, 3.0, "frozen picture", {})
+                             for a, b in ((39.4, 41.4), (77.2, 81.0), (160.7, 168.6))], fps=5.0)
+    ans = ask(idx, "Do all the freezes have the same length?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B" and "2.0 s, 3.8 s, 7.9 s" in ans.answer, ans.answer
+
+
+def test_seconds_between_two_types_over_bare_numbers(tmp_path):
+    idx = make_index(180.0, [Event("colour", 23.5, 48.0, 0.35, 3.0, "oversaturation", {}),
+                             Event("blur", 95.0, 127.0, 0.6, 3.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "How many seconds after the colour problem ends does the blur start?",
+              ("About 10", "About 47", "About 90"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_severe_is_answered_by_the_option_said_severe(tmp_path):
+    # the blur's cuts put 0.60 at the lower edge of severe
+    idx = make_index(180.0, [Event("blur", 46.0, 65.5, 0.60, 3.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "How strong is the blur?",
+              ("Barely visible", "Clearly visible", "Severe"), tmp_path)
+    assert "severe" in ans.answer and ans.choice == "C", ans.answer
