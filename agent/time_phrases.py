@@ -143,9 +143,10 @@ BRACKETED = re.compile(rf"[\[(]\s*({TIME}|{NUM})\s*s?\s*[,;]\s*({TIME}|{NUM})\s*
 
 # "Does the video start with good quality?", "the clip ends on a clean picture": its start
 # (end) named by a verb
-_VERB_EDGE = re.compile(r"\b((?:video|clip|film|footage|recording|stream|movie)\s+(?:(start|starts|"
+_VERB_EDGE = re.compile(r"\b((?:video|clip|film|footage|recording|stream|movie)\s+"
+                        r"(?:(?:does|did)\s+(?:it|she|he)\s+)?(?:(start|starts|"
                         r"started|begin|begins|began|open|opens|opened)|(?:end|ends|ended|finish|"
-                        r"finishes|finished|close|closes|closed)))(?=\s+(?:with|on|cleanly|"
+                        r"finishes|finished|close|closes|closed)))(?=(?:\s+whether)?\s+(?:with|on|cleanly|"
                         r"clean|well|badly|fine)\b)", re.I)
 
 

@@ -153,3 +153,44 @@ def test_severe_is_answered_by_the_option_said_severe(tmp_path):
     ans = ask(idx, "How strong is the blur?",
               ("Barely visible", "Clearly visible", "Severe"), tmp_path)
     assert "severe" in ans.answer and ans.choice == "C", ans.answer
+
+
+@pytest.mark.parametrize("question,options,letter", [
+    ("Is the video HD?", ("Yes", "No"), "B"),  # 640x360
+    ("Is this clip in standard definition?", ("Yes", "No"), "A"),
+])
+def test_a_picture_class_is_a_fact(tmp_path, question, options, letter):
+    assert question_kind(question, list(options)) == "facts"
+    ans = ask(make_index(180.0, [], fps=25.0), question, options, tmp_path)
+    assert ans.choice == letter, ans.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Welche Auflösung hat das Video?",
+    "Quelle est la fréquence d'images de cette vidéo ?",
+    "¿Cuál es la resolución del vídeo?",
+    "视频的帧率是多少？",
+])
+def test_facts_asked_in_four_languages(tmp_path, question):
+    ans = ask(make_index(180.0, [Event("blur", 40.0, 72.0, 1.0, 3.0, "softness", {})]),
+              question, (), tmp_path)
+    assert ans.answer.startswith("The video is 640x360 at 25 fps"), ans.answer
+
+
+def test_same_length_worst_part_and_longer_in_other_languages(tmp_path):
+    freezes = make_index(180.0, [Event("freeze", a, b, 0.8, 3.0, "frozen picture", {})
+                                 for a, b in ((16.8, 18.8), (109.4, 113.4), (127.0, 135.0))],
+                         fps=5.0)
+    assert ask(freezes, "Sind alle Standbilder gleich lang?", ("Ja", "Nein"),
+               tmp_path).choice == "B"
+    worst = ask(_interlace_and_sharpening(), "视频中最糟糕的部分在哪里？", (), tmp_path)
+    assert worst.answer.startswith("The worst moment is 00:00:14.5"), worst.answer
+    idx = make_index(180.0, [Event("colour", 37.0, 52.5, 1.0, 3.0, "desaturation", {}),
+                             Event("frame_drop", 102.7, 129.5, 0.67, 3.0, "frame-rate drop",
+                                   {})], fps=5.0)
+    longer = ask(idx, "Welches Problem dauert länger?",
+                 ("Der Farbverlust", "Die ruckelnde Bewegung"), tmp_path)
+    assert longer.choice == "B" and "26.8 s" in longer.answer, longer.answer
+    start = ask(_blocky_start(), "La vidéo commence-t-elle avec une bonne qualité ?",
+                ("Oui", "Non"), tmp_path)
+    assert start.choice == "B", start.answer

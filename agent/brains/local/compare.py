@@ -162,7 +162,7 @@ _PARTS = re.compile(r"\b(half|halves|third|thirds|quarter|quarters|segment|segme
                     re.I)
 
 # "Where's the worst part?": one stretch asked for, not parts to compare
-_ONE_PART = re.compile(r"\bthe\s+(?:worst|best|cleanest|weakest|most\s+\w+)\s+(?:part|section|"
+_ONE_PART = re.compile(r"\b(?:the\s+)?(?:worst|best|cleanest|weakest|most\s+\w+)\s+(?:part|section|"
                        r"segment|stretch|moment|scene|shot|passage|bit)\b", re.I)
 
 

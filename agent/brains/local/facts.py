@@ -3,6 +3,7 @@ the facts the overview reports (size, frame rate, codec, length), not from quali
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -56,6 +57,31 @@ def _asks(text: str) -> str:
     return "all"
 
 
+# "Is the video HD?": the least picture height each class names (SD: below HD's)
+_CLASSES = ((re.compile(r"\b(?:4k|uhd|ultra\s+hd|2160p)\b", re.I), 2160),
+            (re.compile(r"\b(?:full\s+hd|1080p)\b", re.I), 1080),
+            (re.compile(r"\b(?:hd|high\s+definition|720p)\b", re.I), 720))
+_SD = re.compile(r"\b(?:sd|standard\s+definition)\b", re.I)
+
+
+def _bitrate(path: str, seconds: float) -> str:
+    """The file's average bit rate (size over duration, audio and container included)."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return ""
+    return f", averaging {size * 8 / max(seconds, 1e-6) / 1e6:.2f} Mbit/s over the file" \
+        if seconds > 0 else ""
+
+
+def _definition(q: Question, video: dict[str, Any]) -> bool | None:
+    """Whether the picture is of the class a yes/no question names ("HD", "4K", "SD")."""
+    lines = min(video["width"], video["height"])
+    if _SD.search(q.text):
+        return lines < 720
+    return next((lines >= need for rx, need in _CLASSES if rx.search(q.text)), None)
+
+
 def facts_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The video's facts in one sentence; of options, the one nearest the fact asked."""
     video = ev.overview.get("video") or {}
@@ -65,8 +91,13 @@ def facts_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     rate = "variable" if video.get("vfr") else "constant"
     text = (f"The video is {video['width']}x{video['height']} at {video['fps']:.3g} fps "
             f"({rate} frame rate), coded as {video['codec']}, {hms(video['duration_s'])} long "
-            f"({video['n_frames']} frames). These are the file's facts, not a quality "
-            "measurement.")
+            f"({video['n_frames']} frames{_bitrate(ctx.video, video['duration_s'])}). These "
+            "are the file's facts, not a quality measurement.")
+    if (holds := _definition(q, video)) is not None:
+        yes = next((o.letter for o in q.options if o.yes), None)
+        no = next((o.letter for o in q.options if o.no), None)
+        return {"answer": ("Yes. " if holds else "No. ") + text,
+                "choice": yes if holds else no, "segments": [], "confidence": 0.9}
     choice = None
     if q.options:
         asks = _asks(q.text)
