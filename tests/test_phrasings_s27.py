@@ -194,3 +194,26 @@ def test_same_length_worst_part_and_longer_in_other_languages(tmp_path):
     start = ask(_blocky_start(), "La vidéo commence-t-elle avec une bonne qualité ?",
                 ("Oui", "Non"), tmp_path)
     assert start.choice == "B", start.answer
+
+
+def _shake_then_flicker():
+    return make_index(180.0, [Event("flicker", 122.5, 143.8, 0.72, 3.0, "luma", {}),
+                              Event("jitter", 16.6, 31.6, 0.81, 2.0, "camera shake", {})],
+                      fps=5.0)
+
+
+def test_the_first_problem_is_the_first_in_time(tmp_path):
+    ans = ask(_shake_then_flicker(), "Describe the first problem.", (), tmp_path)
+    assert ans.answer.startswith("Jitter"), ans.answer
+    assert "02:02" not in ans.answer, ans.answer
+    second = ask(_shake_then_flicker(), "What is the second problem?",
+                 ("Camera shake", "Flicker", "Blur"), tmp_path)
+    assert second.choice == "B", second.answer
+
+
+def test_comes_and_goes_is_part_of_the_video(tmp_path):
+    idx = make_index(180.0, [Event("blur", a, b, 0.8, 3.0, "softness", {})
+                             for a, b in ((28.0, 60.0), (77.0, 102.0), (132.0, 147.0))], fps=5.0)
+    ans = ask(idx, "Is the blur constant or does it come and go?",
+              ("It is constant", "It comes and goes"), tmp_path)
+    assert ans.choice == "B" and ans.answer.startswith("Only part of it"), ans.answer

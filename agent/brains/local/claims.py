@@ -107,7 +107,9 @@ _COVERS = 0.9  # share of the video a defect must cover to be there "all along"
 _WHOLE_OPTION = re.compile(r"\b(?:whole|entire|throughout|all of it|all the time|everywhere|"
                            r"all along|constant\w*|continuous\w*)\b", re.I)
 _PART_OPTION = re.compile(r"\b(?:part|parts|partly|partially|some of|sometimes|at times|"
-                          r"occasional\w*|intermittent\w*|in places|certain)\b", re.I)
+                          r"occasional\w*|intermittent\w*|in places|certain|comes? and goes?|"
+                          r"on and off|off and on|now and (?:then|again)|from time to time|"
+                          r"here and there|in bursts|in episodes|on-off)\b", re.I)
 
 
 def extent_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from agent.brains.stretches import brief_limit
+from agent.brains.stretches import brief_limit, stretches
 from agent.questions import Mention, Question, Window
 from agent.trace import text_of
 from agent.vocabulary import vocabulary
@@ -242,3 +242,25 @@ def same_defect_types(mentions: Sequence[Mention]) -> list[str]:
         out.append(next((t for t in out if m.type in {t, *VOCAB.fallback(t)} or
                          t in m.fallback), m.type))
     return out
+
+
+# "the first problem", "the second one", "the last defect": a stretch by its place in time
+# when no distortion type is named (a named one is ranked among its own: Question.ranks)
+_NTH_STRETCH = re.compile(r"\bthe\s+(first|second|third|fourth|fifth|last|final|latest|"
+                          r"earliest)\s+(?:problem|defect|issue|distortion|artifact|artefact|"
+                          r"degradation|impairment|glitch|fault|flaw|one)s?\b", re.I)
+_NTH = {"first": 1, "earliest": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+        "last": -1, "final": -1, "latest": -1}
+
+
+def nth_stretch(q: Question, evs: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The events of the stretch "the second problem" names (stretches in time order, events
+    firing together one stretch); None when the question ranks none or there is no such."""
+    m = _NTH_STRETCH.search(q.text)
+    if not m or q.types or q.window:
+        return None
+    found_ = stretches(evs)
+    k = _NTH[m.group(1).lower()]
+    if not found_ or k > len(found_):
+        return None
+    return list(found_[k - 1 if k > 0 else -1].events)

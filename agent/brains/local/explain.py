@@ -16,7 +16,7 @@ from agent.brains.local.common import (
     where,
 )
 from agent.brains.local.course import course
-from agent.brains.local.evidence import Evidence, found, touching, type_hit
+from agent.brains.local.evidence import Evidence, found, nth_stretch, touching, type_hit
 from agent.brains.local.levels import events_level, grade, level_word, stretch_level
 from agent.brains.stretches import stretch_types, stretches
 from agent.context import RunContext
@@ -86,6 +86,7 @@ def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     evs, data = found(q, ev, ctx.duration_s)
     if not evs and not q.type and q.window is None:  # (a window found clean stays clean)
         evs = ev.all_events()
+    evs = nth_stretch(q, evs) or evs  # "describe the first problem": that one
     span = where(q, ctx.duration_s)
     if not evs:
         text = (f"No {what(q)} was detected {span}{score_note(data, q.type)}: the "

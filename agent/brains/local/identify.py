@@ -15,7 +15,7 @@ from agent.brains.local.common import (
     type_load,
     where,
 )
-from agent.brains.local.evidence import Evidence, found, touching
+from agent.brains.local.evidence import Evidence, found, nth_stretch, touching
 from agent.brains.local.statements import is_statement_set, statements
 from agent.brains.local.totals import aggregate, type_sets
 from agent.brains.stretches import stretch_types, stretches
@@ -37,7 +37,9 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
         return _not_present(q, evs, where(q, ctx.duration_s))
     if _LONGEST.search(q.text) and not q.window:  # "which lasts longer, the blur or ...?"
         return dominant_factor(q, ev, ctx)
-    if not q.window:  # the whole video: what a viewer would name, not passing spikes
+    if (nth := nth_stretch(q, evs)) is not None:  # "what is the second problem?"
+        evs = nth
+    elif not q.window:  # the whole video: what a viewer would name, not passing spikes
         evs = [s.primary for s in stretches(evs)] or evs
     load = type_load(evs)
     span = where(q, ctx.duration_s)
