@@ -217,3 +217,11 @@ def test_comes_and_goes_is_part_of_the_video(tmp_path):
     ans = ask(idx, "Is the blur constant or does it come and go?",
               ("It is constant", "It comes and goes"), tmp_path)
     assert ans.choice == "B" and ans.answer.startswith("Only part of it"), ans.answer
+
+
+def test_a_gap_in_minutes_over_bare_numbers(tmp_path):
+    idx = make_index(1800.0, [Event("exposure", 701.0, 729.0, 0.77, 3.0, "too bright", {}),
+                              Event("noise", 1364.5, 1388.5, 0.31, 3.0, "grain", {})], fps=2.0)
+    ans = ask(idx, "What's the gap between the two problems, in minutes?",
+              ("About 4", "About 11", "About 20"), tmp_path)
+    assert ans.choice == "B", ans.answer

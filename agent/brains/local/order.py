@@ -141,7 +141,9 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
 
 
 # "how many seconds / minutes ...?": options of bare numbers are times in that unit
-_ASKS_TIME = re.compile(r"\bhow (?:long|much time|many (?:seconds|secs|minutes|mins))\b", re.I)
+_ASKS_TIME = re.compile(r"\bhow (?:long|much time|many (?:seconds|secs|minutes|mins))\b|"
+                        r"\bin (?:seconds|secs|minutes|mins)\b|\b(?:gap|interval|pause|apart)\b",
+                        re.I)
 
 
 def _timed_options(q: Question) -> bool:
