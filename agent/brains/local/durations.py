@@ -116,9 +116,7 @@ def same_length(q: Question, ev: Evidence) -> dict[str, Any] | None:
     text = (f"{'Yes' if holds else 'No'}: the {len(evs)} {type_name(evs[0]['type'])} stretches "
             f"last {said}, " + ("about the same." if same else "not the same.") + " "
             + "; ".join(_line(e) for e in evs[:5]) + ".")
-    yes = next((o.letter for o in q.options if o.yes), None)
-    no = next((o.letter for o in q.options if o.no), None)
-    return {"answer": text, "choice": yes if holds else no, "segments": segments(evs),
+    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
             "confidence": 0.7}
 
 

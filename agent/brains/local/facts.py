@@ -7,6 +7,7 @@ import os
 import re
 from typing import Any
 
+from agent.brains.local.common import yes_no
 from agent.brains.local.evidence import Evidence
 from agent.context import RunContext
 from agent.questions import Question
@@ -94,10 +95,8 @@ def facts_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             f"({video['n_frames']} frames{_bitrate(ctx.video, video['duration_s'])}). These "
             "are the file's facts, not a quality measurement.")
     if (holds := _definition(q, video)) is not None:
-        yes = next((o.letter for o in q.options if o.yes), None)
-        no = next((o.letter for o in q.options if o.no), None)
         return {"answer": ("Yes. " if holds else "No. ") + text,
-                "choice": yes if holds else no, "segments": [], "confidence": 0.9}
+                "choice": yes_no(q, holds), "segments": [], "confidence": 0.9}
     choice = None
     if q.options:
         asks = _asks(q.text)
