@@ -50,6 +50,10 @@ DIFFERENCE = re.compile(r"\bhow much (?:longer|shorter)\b|\bby how (?:many (?:se
                         r"much|long)\b(?=[^?]*\b(?:longer|shorter)\b)|"
                         r"\bdifference in (?:length|duration)\b", re.I)
 
+# Options comparing two things ("more severe", "less severe", "the same", "worse")
+_COMPARATIVE = re.compile(r"\b(?:more|less|worse|better|milder|stronger|weaker|same|equal|"
+                          r"equally)\b", re.I)
+
 # Question words: a question without any of them asks yes or no.
 _WH = re.compile(r"\b(?:when|where|which|what|how|why|who|whom|whose)\b", re.IGNORECASE)
 
@@ -145,7 +149,10 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if grows(low):
         return "trend"
     levelled = sum(has_level(o) and not is_yes(o) and not is_no(o) for o in options)
-    if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low):
+    # "more severe / less severe / the same" set two things against each other: no level
+    comparative = sum(bool(_COMPARATIVE.search(o)) for o in options)
+    if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(
+            low) and comparative < max(2, len(options) - 1):
         return "severity"
     graded = sum(parse_option("A", o, 0.0).grade is not None for o in options)
     if options and graded >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low) \

@@ -69,6 +69,9 @@ _COUNT_OPS = {"more than": "gt", "over": "gt", "at least": "ge", "fewer than": "
               "less than": "lt", "at most": "le", "no more than": "le"}
 
 
+_MORE_OR_LESS = re.compile(r"\bmore or less\b", re.I)
+
+
 def count_bound(text: str) -> tuple[str, float] | None:
     """("gt" | "ge" | "lt" | "le", N) when the text bounds how many events there are."""
     m = _COUNT_BOUND.search(text)
@@ -332,7 +335,8 @@ def _parse(
         types=types,
         options=opts,
         duration_s=float(duration_s),
-        least=praise or bool(VOCAB.least.search(plain)),
+        # ("more or less severe than" asks which way, not for the least)
+        least=praise or bool(VOCAB.least.search(_MORE_OR_LESS.sub("", plain))),
         praised=praise,
         absent=kind == "detection" and (praise or bool(VOCAB.absent.search(text))),
         claim=trend_claim(text, bool(types)) if kind == "trend" else None,

@@ -225,3 +225,16 @@ def test_a_gap_in_minutes_over_bare_numbers(tmp_path):
     ans = ask(idx, "What's the gap between the two problems, in minutes?",
               ("About 4", "About 11", "About 20"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("options,letter", [
+    (("More severe", "Less severe", "The same"), "B"),
+    (("Less severe", "More severe", "About the same"), "A"),
+])
+def test_more_or_less_severe_than_another_moment(tmp_path, options, letter):
+    idx = make_index(180.0, [Event("noise", 16.0, 41.0, 0.55, 3.0, "grain", {}),
+                             Event("sharpening", 102.0, 130.0, 0.41, 3.0, "halo", {})],
+                     fps=5.0)
+    q = "Is the degradation at 2:00 more or less severe than at 0:30?"
+    assert question_kind(q, list(options)) == "comparison"
+    assert ask(idx, q, options, tmp_path).choice == letter

@@ -55,6 +55,24 @@ def typed_args(m: Mention, w: Window, duration: float) -> dict[str, Any]:
     return {"type": m.type, **window_args(w, duration)}
 
 
+_MORE = re.compile(r"\b(?:more|worse|stronger|heavier|higher)\b", re.I)
+_LESS = re.compile(r"\b(?:less|better|milder|weaker|lighter|lower)\b", re.I)
+_SAME = re.compile(r"\b(?:same|equal|equally|similar|no difference)\b", re.I)
+
+
+def _relation_option(q: Question, wins: list[dict[str, Any]], first_worse: bool) -> str | None:
+    """Of "more severe / less severe / the same", the option saying how the first window
+    named stands to the second."""
+    a, b = wins[0], wins[1]
+    if a["worst_severity"] == b["worst_severity"] and abs(a["impairment"] - b["impairment"]) \
+            < 1e-3:
+        rx = _SAME
+    else:
+        rx = _MORE if first_worse else _LESS
+    return next((o.letter for o in q.options if rx.search(o.text) and not (
+        rx is _MORE and _LESS.search(o.text))), None)
+
+
 def claims_less(text: str) -> bool:
     """Whether a comparison asks "is A milder/less/shorter than B" rather than "worse"."""
     return bool(re.search(r"\b(less|better|milder|weaker|fewer|lighter|shorter)\b", text, re.I))
@@ -121,7 +139,7 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             first_worse = order[0] == 0 if not q.least else order[0] != 0
             holds = (first_worse != reference_first(q.text, q.windows[0].pos)) \
                 != claims_less(q.text)
-            choice = yes_no(q, holds)
+            choice = yes_no(q, holds) or _relation_option(q, wins, first_worse)
     name = what(q)
     same = len(wins) >= 2 and all(
         w["worst_severity"] == wins[0]["worst_severity"] and
