@@ -50,6 +50,12 @@ DIFFERENCE = re.compile(r"\bhow much (?:longer|shorter)\b|\bby how (?:many (?:se
                         r"much|long)\b(?=[^?]*\b(?:longer|shorter)\b)|"
                         r"\bdifference in (?:length|duration)\b", re.I)
 
+# One defect said to come with another: whether they overlap
+DURING = re.compile(r"\b(?:happen|happens|happened|occur|occurs|occurred|appear|appears|"
+                    r"appeared|show up|shows up|come|comes|start|starts|take place|takes place|"
+                    r"is there|are there)\s+(?:during|while|at the same time as|together with|"
+                    r"alongside|along with)\b", re.I)
+
 # Options comparing two things ("more severe", "less severe", "the same", "worse")
 _COMPARATIVE = re.compile(r"\b(?:more|less|worse|better|milder|stronger|weaker|same|equal|"
                           r"equally)\b", re.I)
@@ -117,6 +123,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
         return "open"  # (but "how does the quality develop over time?" is a trend)
     if re.search(r"\bthen\b[^?.!]{0,40}\bor\b[^?.!]{0,40}\bthen\b", low):
         return "temporal_relation"  # "blur then noise, or noise then blur?"
+    if len(named) >= 2 and DURING.search(low):
+        return "temporal_relation"  # "does the flicker happen during the exposure problem?"
     if DIFFERENCE.search(low) and len(named) == 1:
         return "comparison"  # "how much longer is the longest freeze than the shortest?"
     if RANKED_BY.search(low) and len(named) != 1:

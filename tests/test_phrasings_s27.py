@@ -238,3 +238,12 @@ def test_more_or_less_severe_than_another_moment(tmp_path, options, letter):
     q = "Is the degradation at 2:00 more or less severe than at 0:30?"
     assert question_kind(q, list(options)) == "comparison"
     assert ask(idx, q, options, tmp_path).choice == letter
+
+
+@pytest.mark.parametrize("exposure,letter", [((135.0, 156.0), "B"), ((70.0, 95.0), "A")])
+def test_one_defect_happening_during_another_is_an_overlap(tmp_path, exposure, letter):
+    idx = make_index(180.0, [Event("flicker", 61.0, 86.0, 1.0, 3.0, "luma", {}),
+                             Event("exposure", *exposure, 0.5, 3.0, "too bright", {})], fps=5.0)
+    q = "Does the flicker happen during the exposure problem?"
+    assert question_kind(q, ["Yes", "No"]) == "temporal_relation"
+    assert ask(idx, q, ("Yes", "No"), tmp_path).choice == letter

@@ -354,7 +354,8 @@ def claim(text: str, types: Sequence[Mention], tl: Timeline, duration: float) ->
 def pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
     """Claims about two types: at the same time, a before b, a after b, apart."""
     if re.search(r"\b(simultaneous\w*|same time|overlap\w*|together|co-?occur\w*|"
-                 r"concurrent\w*)\b", low) and not re.search(r"\b(not|never|no)\b", low):
+                 r"concurrent\w*|during|while|alongside|along with)\b", low) and not re.search(
+                     r"\b(not|never|no)\b", low):
         return tl.together(a, b)
     fa, fb = tl.first(a), tl.first(b)
     if fa is None or fb is None:

@@ -83,7 +83,8 @@ def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | 
                  r"independent\w*|far apart|far from each other|(?:widely|well) separated)\b",
                  low):
         return n >= 2 and spread >= SPREAD_SHARE
-    if re.search(r"\b(overlap\w*|at the same time|simultaneous\w*|coincid\w*)\b", low):
+    if re.search(r"\b(overlap\w*|at the same time|simultaneous\w*|coincid\w*|during|while|"
+                 r"together with|alongside|along with)\b", low):
         return any(_two_defects(s) for s in found)
     if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
         if len(between) < 2:
