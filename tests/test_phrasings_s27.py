@@ -247,3 +247,14 @@ def test_one_defect_happening_during_another_is_an_overlap(tmp_path, exposure, l
     q = "Does the flicker happen during the exposure problem?"
     assert question_kind(q, ["Yes", "No"]) == "temporal_relation"
     assert ask(idx, q, ("Yes", "No"), tmp_path).choice == letter
+
+
+def test_y_and_n_are_yes_and_no(tmp_path):
+    ans = ask(_blocky_start(), "Any macroblocking?", ("Y", "N"), tmp_path)
+    assert ans.choice == "A" and "guess" not in ans.answer, ans.answer
+    assert ask(_blocky_start(), "Any flicker?", ("Y", "N"), tmp_path).choice == "B"
+
+
+def test_ghosting_is_a_fault_without_a_measure():
+    assert question_kind("Is there any ghosting?", ["Yes", "No"]) == "out_of_scope"
+    assert question_kind("Any tearing or bitstream errors?", ["Yes", "No"]) == "detection"
