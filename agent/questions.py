@@ -50,6 +50,7 @@ from agent.times import (
     Window,
     parse_time,
     segment_count,
+    unit_windows,
     which_parts,
     windows,
 )
@@ -265,10 +266,15 @@ def back_reference(text: str) -> int | None:
 
 
 def _as_named(o: Option, wins: Sequence[Window], parts: int | None = None,
-              duration_s: float = 0.0) -> Option:
+              duration_s: float = 0.0,
+              units: Sequence[tuple[float, float]] = ()) -> Option:
     """The option with the question's window it points back at, when it only does that and
-    the question names two or more windows; or, for "which quarter ...?", that quarter."""
+    the question names two or more windows; or, for "which quarter ...?", that quarter; for
+    "which minute ...?", that minute."""
     i = back_reference(o.text)
+    if i is not None and not wins and not parts and units and -len(units) <= i < len(units):
+        a, b = units[i]
+        return replace(o, windows=[Window(a, b, o.text.strip())])
     if i is not None and not wins and parts and -parts <= i < parts and duration_s > 0:
         k = i % parts
         return replace(o, windows=[Window(k * duration_s / parts, (k + 1) * duration_s / parts,
@@ -327,7 +333,8 @@ def _parse(
     wins = windows(text, duration_s, n_seg, scenes)
     if kind == "trend":  # "towards the end", "later on": where it goes, not a scope
         wins = [w for w in wins if not _DIRECTION_WORDS.search(w.label)]
-    opts = [_as_named(o, wins, which_parts(text), duration_s) for o in opts]
+    units = unit_windows(text, duration_s)  # "which minute ...? the first / second / third"
+    opts = [_as_named(o, wins, which_parts(text), duration_s, units) for o in opts]
     return Question(
         text=text,
         kind=kind,

@@ -258,3 +258,18 @@ def test_y_and_n_are_yes_and_no(tmp_path):
 def test_ghosting_is_a_fault_without_a_measure():
     assert question_kind("Is there any ghosting?", ["Yes", "No"]) == "out_of_scope"
     assert question_kind("Any tearing or bitstream errors?", ["Yes", "No"]) == "detection"
+
+
+def test_which_minute_over_ordinal_options(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 48.5, 66.0, 0.34, 3.0, "too dark", {}),
+                             Event("frame_drop", 141.7, 164.5, 0.67, 3.0, "frame-rate drop",
+                                   {})], fps=5.0)
+    ans = ask(idx, "Which minute has the worst quality?", ("First", "Second", "Third"), tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+def test_how_much_of_the_video_in_seconds(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 110.0, 139.0, 0.3, 3.0, "too dark", {})], fps=5.0)
+    ans = ask(idx, "How much of the video is too dark, in seconds?",
+              ("About 10", "About 30", "About 60"), tmp_path)
+    assert ans.choice == "B", ans.answer

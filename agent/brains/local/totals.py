@@ -64,8 +64,8 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     choice = None
     if sum(bool(o.durations) for o in q.options) >= max(2, len(q.options) - 1):
         choice = nearest(q.options, lambda o: o.durations[0] if o.durations else None, total)
-    elif re.search(r"\bhow long\b", q.text, re.I) and q.options and all(
-            o.numbers for o in q.options):
+    elif re.search(r"\bhow long\b|\bin (?:seconds|secs|minutes|mins)\b", q.text, re.I) \
+            and q.options and all(o.numbers for o in q.options):
         # "how many seconds are degraded in total? about 20 / 50 / 100": bare numbers in the
         # unit asked (the gloss reads "how many seconds" as "how long")
         choice = nearest(q.options, lambda o: option_seconds(q, o), total)
