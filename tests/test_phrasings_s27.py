@@ -273,3 +273,17 @@ def test_how_much_of_the_video_in_seconds(tmp_path):
     ans = ask(idx, "How much of the video is too dark, in seconds?",
               ("About 10", "About 30", "About 60"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+def test_an_open_answer_counts_cofiring_spans_once(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 18.0, 30.5, 0.84, 3.0, "low contrast", {}),
+                             Event("exposure", 18.0, 30.5, 0.5, 3.0, "too bright", {})], fps=5.0)
+    ans = ask(idx, "Describe what happens between 0:15 and 0:35.", (), tmp_path)
+    assert "from 00:00:18.0 to 00:00:30.5." in ans.answer, ans.answer
+    assert "1 degraded span(s) cover 12.5 s" in ans.answer, ans.answer
+
+
+def test_common_words_are_not_reported_unknown(tmp_path):
+    ans = ask(_blocky_start(), "Tell me everything that's wrong with the picture, with times.",
+              (), tmp_path)
+    assert "do not know" not in ans.answer, ans.answer

@@ -103,17 +103,29 @@ def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         parts.append(
             f"{name.capitalize()} ({word}, worst severity {worst:.2f}) "
             f"{agree(name, 'appears', 'appear')} " + "; ".join(
-                f"from {hms(e['start_s'])} to {hms(e['end_s'])}" for e in these[:4])
+                f"from {hms(a)} to {hms(b)}" for a, b in _merged(these)[:4])
             + f". {agree(name, 'It hurts', 'They hurt')} the perceived quality because {why(t)}."
         )
-    total = sum(e["end_s"] - e["start_s"] for e in evs)
-    parts.append(f"In all, {len(evs)} degraded span(s) cover {total:.1f} s of "
+    spans = _merged(evs)  # two detectors on one stretch count once
+    total = sum(b - a for a, b in spans)
+    parts.append(f"In all, {len(spans)} degraded span(s) cover {total:.1f} s of "
                  f"{hms(ctx.duration_s)}; the rest of the video stays at its baseline.")
     zoom = ev.get("zoom_in")
     if zoom:
         parts.append(f"A close look measured: {zoom.get('summary', '')}.")
     return {"answer": " ".join(parts), "choice": None, "segments": segments(evs),
             "confidence": 0.6}
+
+
+def _merged(evs: list[dict[str, Any]]) -> list[tuple[float, float]]:
+    """The events' spans, overlapping ones joined, in time order."""
+    out: list[list[float]] = []
+    for e in sorted(evs, key=lambda e: e["start_s"]):
+        if out and e["start_s"] <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e["end_s"])
+        else:
+            out.append([e["start_s"], e["end_s"]])
+    return [(a, b) for a, b in out]
 
 
 def generic(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
