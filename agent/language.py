@@ -34,6 +34,8 @@ _MARKS: dict[str, str] = {"ß": "de", "ä": "de", "ö": "de", "ü": "de", "ñ": 
                           "ì": "it", "ò": "it", "ą": "pl", "ę": "pl", "ł": "pl", "ż": "pl",
                           "ğ": "tr", "ş": "tr", "ı": "tr"}
 TERM_WEIGHT = 1.5  # a quality term of one language weighs more than a common word
+# French inverted questions: a verb joined to its pronoun ("tremble-t-elle", "est-il")
+_FR_INVERSION = re.compile(r"\w-(?:t-)?(?:il|elle|ils|elles|on)\b")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ def detect(text: str) -> str:
     for ch in set(low):
         if ch in _MARKS and _MARKS[ch] in score:
             score[_MARKS[ch]] += 1.0
+    if _FR_INVERSION.search(low):  # "tremble-t-elle", "y a-t-il": French word order
+        score["fr"] = score.get("fr", 0.0) + TERM_WEIGHT
     for f in VOCAB.terms.find(low):
         term: Term = f.payload
         score[term.lang] = score.get(term.lang, 0.0) + TERM_WEIGHT

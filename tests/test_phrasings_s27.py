@@ -287,3 +287,22 @@ def test_common_words_are_not_reported_unknown(tmp_path):
     ans = ask(_blocky_start(), "Tell me everything that's wrong with the picture, with times.",
               (), tmp_path)
     assert "do not know" not in ans.answer, ans.answer
+
+
+def test_a_french_inverted_question_is_french():
+    from agent.language import read
+    assert read("La caméra tremble-t-elle à un moment donné ?").code == "fr"
+    assert question_kind("La caméra tremble-t-elle à un moment donné ?", ["Oui", "Non"]) == \
+        "detection"
+
+
+def test_chinese_counts_and_trends(tmp_path):
+    idx = make_index(180.0, [Event("compression", 10.0, 22.5, 0.58, 3.0, "blocking", {}),
+                             Event("exposure", 96.0, 126.0, 0.68, 3.0, "too bright", {})],
+                     fps=5.0)
+    assert ask(idx, "视频中有几个不同的问题？", ("一个", "两个", "三个"), tmp_path).choice == "B"
+    fading = make_index(180.0, [Event("noise", a, b, s, 3.0, "grain", {}) for a, b, s in
+                                ((23.0, 51.5, 0.89), (80.5, 114.0, 0.6), (155.0, 170.0, 0.3))],
+                        fps=5.0)
+    ans = ask(fading, "噪点是越来越多还是越来越少？", ("越来越多", "越来越少"), tmp_path)
+    assert ans.choice == "B", ans.answer
