@@ -112,8 +112,14 @@ def parse_option(letter: str, text: str, duration_s: float, n_segments: int | No
                  scenes: Sequence[tuple[float, float]] | None = None) -> Option:
     """The facts one option text claims (times, types, level, grade, trend, yes/no)."""
     bare = re.fullmatch(r"\s*(yes|no)\W*", text, re.I)  # a bare "No" claims no level
-    lv = [] if bare else [LEVEL_WORDS[m.group(1).lower()] for m in LEVEL_RE.finditer(text)]
-    gr = [GRADE_WORDS[m.group(1).lower()] for m in _GRADE_RE.finditer(text)]
+    graded = list(_GRADE_RE.finditer(text))
+    gr = [GRADE_WORDS[m.group(1).lower()] for m in graded]
+    # a level word inside a grade ("very" of "very comfortable", "very good") grades, it is
+    # not a defect's level
+    lv = [] if bare else [LEVEL_WORDS[m.group(1).lower()] for m in LEVEL_RE.finditer(text)
+                          if not any(g.start() <= m.start() and m.end() <= g.end()
+                                     and g.end() - g.start() > m.end() - m.start()
+                                     for g in graded)]
     # an option naming only a part ("the beginning", "towards the end") is one of the parts
     # the options split the video into, not the short edge a question's "at the end" is
     part = part_only(text, duration_s, n_segments)

@@ -306,3 +306,14 @@ def test_chinese_counts_and_trends(tmp_path):
                         fps=5.0)
     ans = ask(fading, "噪点是越来越多还是越来越少？", ("越来越多", "越来越少"), tmp_path)
     assert ans.choice == "B", ans.answer
+
+
+def test_comfort_options_are_grades_not_levels(tmp_path):
+    from agent.options import parse_option
+    assert parse_option("A", "Very comfortable", 180.0).level is None
+    assert parse_option("A", "Very comfortable", 180.0).grade == 5.0
+    assert parse_option("B", "Moderate", 180.0).level is not None  # a level word on its own
+    idx = make_index(180.0, [Event("flicker", 132.6, 151.7, 1.0, 3.0, "luma", {})], fps=5.0)
+    ans = ask(idx, "How comfortable is the flicker to watch?",
+              ("Very comfortable", "Somewhat comfortable", "Uncomfortable"), tmp_path)
+    assert ans.choice == "C", ans.answer
