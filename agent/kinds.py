@@ -50,6 +50,12 @@ DIFFERENCE = re.compile(r"\bhow much (?:longer|shorter)\b|\bby how (?:many (?:se
                         r"much|long)\b(?=[^?]*\b(?:longer|shorter)\b)|"
                         r"\bdifference in (?:length|duration)\b", re.I)
 
+# "Before we publish", "after uploading": the user's own steps, not an order of defects
+_ACTIVITY = re.compile(r"\b(?:before|after)\s+(?:we|i|you|they|it's|it\s+is|it\s+goes|"
+                       r"publishing|uploading|sending|delivering|delivery|release|releasing|"
+                       r"broadcast|broadcasting|airing|shipping|going\s+live|export\w*|"
+                       r"encoding|editing)\b", re.I)
+
 # One defect said to come with another: whether they overlap
 DURING = re.compile(r"\b(?:happen|happens|happened|occur|occurs|occurred|appear|appears|"
                     r"appeared|show up|shows up|come|comes|start|starts|take place|takes place|"
@@ -106,7 +112,7 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     q = q.strip()
     low = q.lower()
     # "after 1:00", "30 seconds before the end" name a time, not an order
-    ordered = BEFORE_END.sub(" ", SIDE_OF_TIME.sub(" ", low))
+    ordered = _ACTIVITY.sub(" ", BEFORE_END.sub(" ", SIDE_OF_TIME.sub(" ", low)))
     named = {m.type for m in distortions(q)}  # the distortion types the question names
     good = praised(q)
     has_dist = bool(named) or bool(good) or mentions_generic(q)

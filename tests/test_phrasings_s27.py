@@ -317,3 +317,12 @@ def test_comfort_options_are_grades_not_levels(tmp_path):
     ans = ask(idx, "How comfortable is the flicker to watch?",
               ("Very comfortable", "Somewhat comfortable", "Uncomfortable"), tmp_path)
     assert ans.choice == "C", ans.answer
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("Before we publish: any part with blocking?", "detection"),
+    ("After uploading, is there any flicker?", "detection"),
+    ("Does the blur come before the noise?", "temporal_relation"),
+])
+def test_the_users_own_steps_are_no_order_of_defects(question, kind):
+    assert question_kind(question, ["Yes", "No"]) == kind
