@@ -107,7 +107,11 @@ def type_name(etype: str | None) -> str:
     return VOCAB.type_name(etype)
 
 
-def why(etype: str) -> str:
-    """Why a kind of distortion spoils viewing (for open answers)."""
+def why(etype: str, subtype: str = "") -> str:
+    """Why a kind of distortion (of one subtype, where its reason differs) spoils viewing
+    (for open answers)."""
+    special = VOCAB.data.get("why_subtype", {}).get(f"{etype}/{subtype}")
+    if special:
+        return special
     info = VOCAB.types.get(etype)
     return info.why if info and info.why else "it departs from the scene"

@@ -326,3 +326,14 @@ def test_comfort_options_are_grades_not_levels(tmp_path):
 ])
 def test_the_users_own_steps_are_no_order_of_defects(question, kind):
     assert question_kind(question, ["Yes", "No"]) == kind
+
+
+def test_open_answers_say_why_for_the_subtype_and_grade_the_whole(tmp_path):
+    idx = make_index(180.0, [Event("noise", 135.4, 150.2, 0.41, 3.0, "impulse", {})], fps=5.0)
+    ans = ask(idx, "Describe the distortion in the interval 2:15-2:30 and explain how it "
+                   "affects the viewing experience.", (), tmp_path)
+    assert "black and white pixels" in ans.answer, ans.answer
+    whole = ask(idx, "Describe the overall picture quality of the video and how it develops "
+                     "over time.", (), tmp_path)
+    assert whole.answer.startswith("Overall quality is"), whole.answer
+    assert "black and white pixels" in whole.answer, whole.answer

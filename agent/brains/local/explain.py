@@ -3,6 +3,8 @@ cannot read: out of scope, or not understood (then the strongest measured eviden
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from agent.brains.local.common import (
@@ -15,7 +17,7 @@ from agent.brains.local.common import (
     what,
     where,
 )
-from agent.brains.local.course import course
+from agent.brains.local.course import course, overall, trend
 from agent.brains.local.evidence import Evidence, found, nth_stretch, touching, type_hit
 from agent.brains.local.levels import events_level, grade, level_word, stretch_level
 from agent.brains.stretches import stretch_types, stretches
@@ -104,7 +106,8 @@ def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             f"{name.capitalize()} ({word}, worst severity {worst:.2f}) "
             f"{agree(name, 'appears', 'appear')} " + "; ".join(
                 f"from {hms(a)} to {hms(b)}" for a, b in _merged(these)[:4])
-            + f". {agree(name, 'It hurts', 'They hurt')} the perceived quality because {why(t)}."
+            + f". {agree(name, 'It hurts', 'They hurt')} the perceived quality because "
+            f"{why(t, _main_subtype(these))}."
         )
     spans = _merged(evs)  # two detectors on one stretch count once
     total = sum(b - a for a, b in spans)
@@ -113,8 +116,28 @@ def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     zoom = ev.get("zoom_in")
     if zoom:
         parts.append(f"A close look measured: {zoom.get('summary', '')}.")
+    if _WHOLE.search(q.text) and not q.types and not q.window:
+        # "describe the overall quality and how it develops": the grade and the course first
+        bare = replace(q, options=[], claim=None)
+        parts = [overall(bare, ev, ctx)["answer"], trend(bare, ev, ctx)["answer"], *parts]
     return {"answer": " ".join(parts), "choice": None, "segments": segments(evs),
             "confidence": 0.6}
+
+
+# An open question about the whole video and its course ("the overall picture quality ...
+# over time")
+_WHOLE = re.compile(r"\b(?:overall|over time|as a whole|whole video|entire video|in general|"
+                    r"from start to finish|how (?:it|the quality) (?:develops|evolves|changes))\b",
+                    re.I)
+
+
+def _main_subtype(evs: list[dict[str, Any]]) -> str:
+    """The subtype of most of the events' time (for the reason a defect hurts)."""
+    load: dict[str, float] = {}
+    for e in evs:
+        load[e.get("subtype") or ""] = load.get(e.get("subtype") or "", 0.0) + \
+            e["end_s"] - e["start_s"]
+    return max(load, key=load.get) if load else ""
 
 
 def _merged(evs: list[dict[str, Any]]) -> list[tuple[float, float]]:
