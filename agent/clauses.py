@@ -44,6 +44,32 @@ def pieces(text: str) -> list[str]:
     return [p for p in out if p and re.search(r"\w", p)]
 
 
+# A piece that neither asks nor tells the reader to do something is context for the question
+# after it ("Someone bumped the tripod. When did the picture shake?").
+_ASKS = re.compile(rf"^\s*(?:{_OPENERS}|describe|list|give|tell|rate|check|name|explain|"
+                   r"compare|summari[sz]e|identify|find|show|count|estimate|report|please|"
+                   r"any|anything)\b", re.I)
+
+
+def _with_context(texts: list[str]) -> list[str]:
+    """The pieces with each statement of context joined to the question after it (or, at
+    the end, to the one before)."""
+    out: list[str] = []
+    carry = ""
+    for t in texts:
+        if not t.rstrip().endswith("?") and not _ASKS.match(t):
+            carry = f"{carry} {t}".strip()
+            continue
+        out.append(f"{carry} {t}".strip() if carry else t)
+        carry = ""
+    if carry:
+        if out:
+            out[-1] = f"{out[-1]} {carry}"
+        else:
+            out.append(carry)
+    return out
+
+
 def _stands_alone(q: Question) -> bool:
     """Does a part ask something on its own (a distortion named, or a question about the
     whole video such as how many problems there are or which part is worse)?"""
@@ -56,7 +82,7 @@ def split_question(whole: Question, options: Sequence[str], duration_s: float,
     (each then parsed on its own, keeping the whole's language and wording)."""
     if options or whole.kind in ("out_of_scope", "not_understood"):
         return [whole]
-    texts = pieces(whole.text)
+    texts = _with_context(pieces(whole.text))
     if len(texts) < 2:
         return [whole]
     parts: list[tuple[str, Question]] = []  # (text, its parse): only merged text re-parsed

@@ -337,3 +337,11 @@ def test_open_answers_say_why_for_the_subtype_and_grade_the_whole(tmp_path):
                      "over time.", (), tmp_path)
     assert whole.answer.startswith("Overall quality is"), whole.answer
     assert "black and white pixels" in whole.answer, whole.answer
+
+
+def test_a_statement_before_a_question_is_its_context():
+    from agent.clauses import split_question
+    whole = parse_question("Someone bumped the tripod. When did the picture shake?", (), 180.0)
+    assert len(split_question(whole, (), 180.0)) == 1
+    two = parse_question("When does it flicker? Is there any blockiness?", (), 180.0)
+    assert len(split_question(two, (), 180.0)) == 2
