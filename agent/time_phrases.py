@@ -133,8 +133,21 @@ def _digits_in_ranges(text: str) -> str:
 _MINUTE_CLOCK = re.compile(r"\b(?:the\s+)?(?:minute|min)\.?\s+(?=\d+:\d{2}\b)", re.I)
 
 
+# "1 min 30", "2 minutes 15 seconds", "1 minute and 5 s": minutes and seconds said in words
+# (a moment: after a word that places one, not "it lasts 2 minutes 10 seconds")
+_MIN_SEC = re.compile(r"\b(at|around|from|between|after|before|until|till|to|and|by|near|"
+                      r"since|past|approximately|roughly|about)\s+(?:the\s+)?(\d{1,3})\s*"
+                      r"(?:minutes?|mins?)\.?\s+(?:and\s+)?(\d{1,2})(?:\s*(?:seconds?|secs?|s)\b)?"
+                      r"(?!\s*(?:minutes?|mins?|hours?|%|:|\d))", re.I)
+# "minute 1.5": a decimal minute is a moment, not the first minute
+_DECIMAL_MINUTE = re.compile(r"\b(?:the\s+)?minute\s+(\d+\.\d+)\b", re.I)
+
+
 def _minute_clock(text: str) -> str:
-    """"minute 1:30" as "1:30" (the word blanked to the same length)."""
+    """"minute 1:30" as "1:30" (the word blanked to the same length); "1 min 30" and
+    "minute 1.5" as clock times."""
+    text = _MIN_SEC.sub(lambda m: f"{m.group(1)} {int(m.group(2))}:{int(m.group(3)):02d}", text)
+    text = _DECIMAL_MINUTE.sub(lambda m: f"{float(m.group(1)) * 60:g} seconds", text)
     return _MINUTE_CLOCK.sub(lambda m: " " * len(m.group(0)), text)
 
 
@@ -200,3 +213,28 @@ def parts_of_parts(text: str, d: float) -> Iterator[tuple[re.Match, float, float
     for m in _AT_SECOND.finditer(text):
         t = float(m.group(1))
         yield m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, True
+
+
+# "at frame 3000", "frames 3000-3600", "frame #450": moments counted in frames
+_FRAMES = re.compile(r"\bframes?\s+(?:number\s+|no\.?\s*|#\s*)?(\d+)(?:\s*(?:-|–|to|and|"
+                     r"through|until)\s*(?:frame\s+)?(\d+))?\b", re.I)
+
+
+def frames_as_times(text: str, fps: float | None) -> str:
+    """The text with frame numbers said as clock times at `fps` (unchanged without it)."""
+    if not fps or fps <= 0:
+        return text
+
+    def clock(n: str) -> str:
+        t = int(n) / fps
+        return f"{int(t // 60)}:{t % 60:04.1f}"
+
+    def said(m: re.Match) -> str:
+        if not m.group(2):
+            return clock(m.group(1))
+        before = text[:m.start()].rstrip().lower()
+        lead = "" if before.endswith(("between", "from")) else "from "
+        join = " and " if before.endswith("between") else " to "
+        return f"{lead}{clock(m.group(1))}{join}{clock(m.group(2))}"
+
+    return _FRAMES.sub(said, text)

@@ -345,3 +345,25 @@ def test_a_statement_before_a_question_is_its_context():
     assert len(split_question(whole, (), 180.0)) == 1
     two = parse_question("When does it flicker? Is there any blockiness?", (), 180.0)
     assert len(split_question(two, (), 180.0)) == 2
+
+
+@pytest.mark.parametrize("question,window", [
+    ("Is there blur at 1 min 30?", (88.0, 92.0)),
+    ("Is there blur at minute 1.5?", (88.0, 92.0)),
+    ("Is there blur between 1 min 30 and 2 min?", (90.0, 120.0)),
+    ("Is there blur after 2 minutes and 5 seconds?", (125.0, 180.0)),
+])
+def test_minutes_and_seconds_in_words(question, window):
+    assert [(w.start_s, w.end_s) for w in parse_question(question, (), 180.0).windows] == \
+        [window]
+
+
+def test_frame_numbers_are_moments_at_the_videos_rate(tmp_path):
+    from agent.time_phrases import frames_as_times
+    assert frames_as_times("at frame 3000", 25.0) == "at 2:00.0"
+    assert frames_as_times("between frames 250 and 500", 25.0) == "between 0:10.0 and 0:20.0"
+    assert frames_as_times("in frames 250-500", 25.0) == "in from 0:10.0 to 0:20.0"
+    assert frames_as_times("what is the frame rate?", 25.0) == "what is the frame rate?"
+    idx = make_index(180.0, [Event("blur", 40.0, 72.0, 0.8, 3.0, "softness", {})], fps=5.0)
+    assert ask(idx, "Is the picture blurry at frame 250?", ("Yes", "No"), tmp_path).choice == "A"
+    assert ask(idx, "Is the picture blurry at frame 700?", ("Yes", "No"), tmp_path).choice == "B"

@@ -24,6 +24,7 @@ from agent.clauses import split_question
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
 from agent.questions import Question, parse_question
+from agent.time_phrases import frames_as_times
 from agent.timefmt import hms
 from agent.times import unit_windows, which_parts
 from agent.trace import text_of
@@ -58,6 +59,8 @@ class LocalBrain:
         """The next tool call, or `finish` once the evidence is in (or the budget is out)."""
         question = ctx.question or question_text(messages)
         ev = Evidence(messages)
+        # "at frame 3000": a moment at the video's frame rate, once the overview gives it
+        question = frames_as_times(question, (ev.overview.get("video") or {}).get("fps"))
         spans = scenes(ev, ctx.duration_s)
         whole = parse_question(question, ctx.options, ctx.duration_s, spans)
         parts = split_question(whole, ctx.options, ctx.duration_s, spans)
