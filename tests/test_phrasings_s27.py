@@ -367,3 +367,25 @@ def test_frame_numbers_are_moments_at_the_videos_rate(tmp_path):
     idx = make_index(180.0, [Event("blur", 40.0, 72.0, 0.8, 3.0, "softness", {})], fps=5.0)
     assert ask(idx, "Is the picture blurry at frame 250?", ("Yes", "No"), tmp_path).choice == "A"
     assert ask(idx, "Is the picture blurry at frame 700?", ("Yes", "No"), tmp_path).choice == "B"
+
+
+def test_is_the_blur_always_equally_strong(tmp_path):
+    idx = make_index(180.0, [Event("blur", a, b, s, 3.0, "softness", {}) for a, b, s in
+                             ((25.0, 40.5, 0.35), (87.0, 100.0, 0.56), (131.5, 155.5, 0.9))],
+                     fps=5.0)
+    ans = ask(idx, "Is the blur always equally strong?", ("Yes", "No"), tmp_path)
+    assert ans.choice == "B" and "not equally strong" in ans.answer, ans.answer
+
+
+def test_horizontal_tearing_lines_on_moving_objects_are_combing():
+    assert parse_question("Do you see horizontal tearing lines on moving objects?", (),
+                          180.0).type == "interlace"
+
+
+def test_two_problems_in_the_same_part(tmp_path):
+    idx = make_index(180.0, [Event("blur", 21.5, 41.5, 0.56, 3.0, "softness", {}),
+                             Event("exposure", 136.0, 151.5, 0.9, 3.0, "low contrast", {})],
+                     fps=5.0)
+    q = "Do the two problems occur in the same part of the video?"
+    assert question_kind(q, ["Yes", "No"]) == "temporal_relation"
+    assert ask(idx, q, ("Yes", "No"), tmp_path).choice == "B"

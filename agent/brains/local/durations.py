@@ -9,6 +9,7 @@ from typing import Any
 
 from agent.brains.local.common import agree, asks_whether, nearest, option_seconds, segments, yes_no
 from agent.brains.local.evidence import Evidence
+from agent.brains.local.levels import events_level, level_word
 from agent.brains.stretches import split_lasting
 from agent.distortions import TYPE_NAMES
 from agent.questions import Question, rank_event, type_name
@@ -151,3 +152,30 @@ def compare_durations(q: Question, ev: Evidence, types: list[str]) -> dict[str, 
     text = lead + said[0].upper() + said[1:] + "."
     return {"answer": text, "choice": choice, "confidence": 0.6,
             "segments": segments([e for e in lasting if e["type"] in secs])}
+
+
+# "Is the blur always equally strong?", "the same strength each time?"
+SAME_STRENGTH = re.compile(r"\b(?:equally\s+(?:strong|severe|bad|heavy|intense|visible|"
+                           r"noticeable)|(?:the\s+)?same\s+(?:strength|severity|intensity|"
+                           r"level)|as\s+(?:strong|severe|bad)\s+each\s+time|(?:strength|"
+                           r"severity|intensity)\s+(?:vary|varies|differ|differs|change|changes))"
+                           r"\b", re.I)
+
+
+def same_strength(q: Question, ev: Evidence) -> dict[str, Any] | None:
+    """Whether the named type's stretches are all graded alike (the same level word on its
+    detector's cuts); None when the question does not ask it, or there are fewer than two."""
+    m = SAME_STRENGTH.search(q.text)
+    evs = _of_type(q, ev)
+    if not m or len(evs) < 2:
+        return None
+    words = [level_word(e["severity"], events_level([e])) for e in evs]
+    same = len(set(words)) == 1
+    asks_differ = bool(re.search(r"vary|varies|differ|change", m.group(0), re.I))
+    holds = same != asks_differ
+    said = ", ".join(f"{w} ({e['severity']:.2f})" for w, e in zip(words, evs, strict=True))
+    text = (f"{'Yes' if holds else 'No'}: the {len(evs)} {type_name(evs[0]['type'])} stretches "
+            f"are {said}, " + ("all alike." if same else "not equally strong.") + " "
+            + "; ".join(_line(e) for e in evs[:5]) + ".")
+    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
+            "confidence": 0.65}

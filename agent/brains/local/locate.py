@@ -36,7 +36,7 @@ from agent.brains.local.common import (
     yes_no,
 )
 from agent.brains.local.course import judges_quality, overall
-from agent.brains.local.durations import same_length
+from agent.brains.local.durations import same_length, same_strength
 from agent.brains.local.evidence import (
     MEASURED,
     Evidence,
@@ -254,7 +254,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if not q.types and not q.window and judges_quality(q):
         return overall(q, ev, ctx)  # "is the video OK to publish as is?": its grade decides
     if (shared := share_answer(q, ev, ctx) or extent_answer(q, ev, ctx)
-            or kinds_answer(q, ev, ctx) or same_length(q, ev)) is not None:
+            or kinds_answer(q, ev, ctx) or same_length(q, ev)
+            or same_strength(q, ev)) is not None:
         return shared
     if (placed := in_named_place(q, ev)) is not None:
         return placed

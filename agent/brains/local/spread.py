@@ -84,7 +84,8 @@ def spread_claim(low: str, found: Sequence[Stretch], duration: float) -> bool | 
                  low):
         return n >= 2 and spread >= SPREAD_SHARE
     if re.search(r"\b(overlap\w*|at the same time|simultaneous\w*|coincid\w*|during|while|"
-                 r"together with|alongside|along with)\b", low):
+                 r"together with|alongside|along with|same (?:part|place|section|segment|"
+                 r"moment|stretch|portion|window))\b", low):
         return any(_two_defects(s) for s in found)
     if re.search(r"\b(periodic\w*|regular\w*|repeated at)\b", low):
         if len(between) < 2:
