@@ -45,6 +45,11 @@ RANKED_BY = re.compile(r"\b(?:rank|ranks|ranked|ranking|order|sort|sorted|arrang
 _STABILITY_WORD = re.compile(r"fluctuat|\bvar(?:y|ies|ying)\b|unstable|unsteady|steady|stable",
                              re.I)
 
+# "List all distortions ordered by severity", "sort the defects by how bad they are"
+BY_SEVERITY = re.compile(r"\b(?:rank\w*|order\w*|sort\w*|list\w*|arrange\w*)\b[^?.]{0,60}\b"
+                         r"(?:by|in order of|according to)\s+(?:their\s+|its\s+)?(?:severity|"
+                         r"how (?:bad|severe|strong|serious)|strength|impact)\b", re.I)
+
 # "How much longer / shorter ...?", "by how many seconds is it longer?": a difference of lengths
 DIFFERENCE = re.compile(r"\bhow much (?:longer|shorter)\b|\bby how (?:many (?:seconds|minutes)|"
                         r"much|long)\b(?=[^?]*\b(?:longer|shorter)\b)|"
@@ -135,6 +140,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
         return "comparison"  # "how much longer is the longest freeze than the shortest?"
     if RANKED_BY.search(low) and len(named) != 1:
         return "dominant_factor"  # all the types, ranked by their time or severity
+    if BY_SEVERITY.search(low) and len(named) != 1:
+        return "comparison"  # "list the problems ordered by severity": ranked, worst first
     if BY_LENGTH.search(low) and not re.search(r"\bhow long\b", low) \
             and not _CUE["yes_no_start"].match(low) and len(named) == 1:
         return "localization"  # "which freeze lasts the longest?": that one, and when

@@ -389,3 +389,24 @@ def test_two_problems_in_the_same_part(tmp_path):
     q = "Do the two problems occur in the same part of the video?"
     assert question_kind(q, ["Yes", "No"]) == "temporal_relation"
     assert ask(idx, q, ("Yes", "No"), tmp_path).choice == "B"
+
+
+def test_list_ordered_by_severity_with_times(tmp_path):
+    idx = make_index(180.0, [Event("sharpening", 30.0, 54.0, 0.51, 3.0, "halo", {}),
+                             Event("compression", 111.5, 143.5, 0.57, 3.0, "blocking", {})],
+                     fps=5.0)
+    q = "List all distortions with start and end times, ordered by severity."
+    assert question_kind(q) == "comparison"
+    ans = ask(idx, q, (), tmp_path)
+    assert ans.answer.startswith("Ranked, worst first: 1. compression"), ans.answer
+    assert "00:01:51.5-00:02:23.5" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("events,letter", [([], "A"), (
+    [Event("blur", 10.0, 100.0, 1.0, 3.0, "softness", {}),
+     Event("noise", 100.0, 170.0, 0.9, 3.0, "grain", {})], "C")])  # fair: C
+def test_school_grades_as_options(tmp_path, events, letter):
+    idx = make_index(180.0, events, fps=5.0)
+    ans = ask(idx, "Overall, how would you grade this clip: A, B, C or D?",
+              ("A", "B", "C", "D"), tmp_path)
+    assert ans.choice == letter, ans.answer

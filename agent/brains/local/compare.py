@@ -109,7 +109,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_types(q, ev, named)  # "the brightness or the colour problem?"
     if not q.options and not q.windows and RANK.search(q.text) and len(named) == 1:
         return rank_events(q, ev, named[0])  # "rank the three blurry segments"
-    if not q.options and not q.windows and RANK.search(q.text) and not _PARTS.search(q.text):
+    if not q.options and not q.windows and RANK.search(q.text) and not _PARTS.search(
+            _START_END.sub(" ", q.text)):
         return rank_types(q, ev)  # "rank the problems from worst to mildest"
     if not q.options and not q.windows and not q.n_segments and (
             not _PARTS.search(_ONE_PART.sub(" ", q.text)) or unit_length(q.text)
@@ -178,6 +179,10 @@ _PARTS = re.compile(r"\b(half|halves|third|thirds|quarter|quarters|segment|segme
                     r"section|sections|minute|minutes|scene|scenes|shot|shots|window|windows|"
                     r"beginning|start|end|ending|middle|opening|clip|clips|episode|episodes)\b",
                     re.I)
+
+# "with start and end times": what to report of each, not parts of the video
+_START_END = re.compile(r"\b(?:their\s+|the\s+)?start(?:ing)?\s+and\s+end(?:ing)?(?:\s+(?:times?|"
+                        r"points?))?\b", re.I)
 
 # "Where's the worst part?": one stretch asked for, not parts to compare
 _ONE_PART = re.compile(r"\b(?:the\s+)?(?:worst|best|cleanest|weakest|most\s+\w+)\s+(?:part|section|"

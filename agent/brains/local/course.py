@@ -249,6 +249,11 @@ def judges_quality(q: Question) -> bool:
         or _POOR_CLAIM.search(q.text))
 
 
+# School grades as options ("A", "B+", "C", "D", "F") and the 1-5 grade each stands for
+_LETTER_GRADE = re.compile(r"^\s*[A-F][+-]?\s*$", re.I)
+_LETTER_POINTS = {"A": 5.0, "B": 4.0, "C": 3.0, "D": 2.0, "E": 1.0, "F": 1.0}
+
+
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The overall grade, from the level-weighted share of the viewing impaired (of the
     question's window, when it names one: "rate the last 30 seconds")."""
@@ -270,7 +275,11 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         truth = total_s(found) < 0.5 * ctx.duration_s
     numbers = number_scale(q)
     numbered = (scale_of(q.text) or numbers) if numbers else None
-    if q.options:
+    letters_ = [_LETTER_GRADE.match(o.text) for o in q.options]
+    if q.options and all(letters_) and re.search(r"\bgrade\b", q.text, re.I):
+        # "grade this clip: A, B, C or D": school grades, A the best
+        choice = nearest(q.options, lambda o: _LETTER_POINTS[o.text.strip()[0].upper()], g)
+    elif q.options:
         if any(o.yes or o.no for o in q.options) and not any(
                 o.grade is not None for o in q.options):
             choice = yes_no(q, truth)

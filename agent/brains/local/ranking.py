@@ -12,9 +12,11 @@ from agent.brains.local.levels import events_level, level_word, type_grade
 from agent.brains.stretches import split_lasting
 from agent.distortions import TYPE_NAMES
 from agent.questions import Question, type_name
+from agent.timefmt import hms
 
 MILD_FIRST = r"\bfrom (?:the )?(?:mildest|least|best)\b"
-RANK = re.compile(r"\b(rank\w*|order (?:them|the \w+) by|sort\w*|from (?:the )?(?:worst|most)\b"
+RANK = re.compile(r"\b(rank\w*|order (?:them|the \w+) by|ordered by|in order of|sort\w*|"
+                  r"from (?:the )?(?:worst|most)\b"
                    rf"|{MILD_FIRST})", re.I)
 
 
@@ -36,8 +38,10 @@ def rank_types(q: Question, ev: Evidence) -> dict[str, Any]:
         mine = [e for e in pool if e["type"] == t]
         worst = max(e["severity"] for e in mine)
         secs = sum(e["end_s"] - e["start_s"] for e in mine)
+        when = ", ".join(f"{hms(e['start_s'])}-{hms(e['end_s'])}"
+                         for e in sorted(mine, key=lambda e: e["start_s"])[:3])
         parts.append(f"{TYPE_NAMES.get(t, t)} ({level_word(worst, events_level(mine))}, "
-                     f"worst severity {worst:.2f}, {secs:.0f} s)")
+                     f"worst severity {worst:.2f}, {secs:.0f} s: {when})")
     head = "mildest first" if mild_first else "worst first"
     text = f"Ranked, {head}: " + "; ".join(f"{i}. {p}" for i, p in enumerate(parts, 1)) + "."
     return {"answer": text, "choice": None, "segments": segments(pool), "confidence": 0.6}
