@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agent.brains.local.evidence import type_hit
@@ -222,14 +222,20 @@ def option_seconds(q: Question, o: Option) -> float | None:
     return o.numbers[0] * (60.0 if re.search(r"\bminutes?\b", q.original, re.I) else 1.0)
 
 
-def iou(a: tuple[float, float], spans: Sequence[tuple[float, float]]) -> float:
-    """Temporal IoU of one span against the union of others."""
+def merged_spans(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The spans with overlapping ones joined, in time order."""
     merged: list[list[float]] = []
     for s, e in sorted(spans):
         if merged and s <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], e)
         else:
             merged.append([s, e])
+    return [(s, e) for s, e in merged]
+
+
+def iou(a: tuple[float, float], spans: Sequence[tuple[float, float]]) -> float:
+    """Temporal IoU of one span against the union of others."""
+    merged = merged_spans(spans)
     inter = sum(max(0.0, min(a[1], e) - max(a[0], s)) for s, e in merged)
     union = (a[1] - a[0]) + sum(e - s for s, e in merged) - inter
     return inter / union if union > 0 else 0.0

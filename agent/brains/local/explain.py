@@ -10,6 +10,7 @@ from typing import Any
 from agent.brains.local.common import (
     agree,
     ev_line,
+    merged_spans,
     score_note,
     segments,
     timeline_text,
@@ -105,11 +106,11 @@ def open_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         parts.append(
             f"{name.capitalize()} ({word}, worst severity {worst:.2f}) "
             f"{agree(name, 'appears', 'appear')} " + "; ".join(
-                f"from {hms(a)} to {hms(b)}" for a, b in _merged(these)[:4])
+                f"from {hms(a)} to {hms(b)}" for a, b in _spans(these)[:4])
             + f". {agree(name, 'It hurts', 'They hurt')} the perceived quality because "
             f"{why(t, _main_subtype(these))}."
         )
-    spans = _merged(evs)  # two detectors on one stretch count once
+    spans = _spans(evs)  # two detectors on one stretch count once
     total = sum(b - a for a, b in spans)
     parts.append(f"In all, {len(spans)} degraded span(s) cover {total:.1f} s of "
                  f"{hms(ctx.duration_s)}; the rest of the video stays at its baseline.")
@@ -131,6 +132,11 @@ _WHOLE = re.compile(r"\b(?:overall|over time|as a whole|whole video|entire video
                     re.I)
 
 
+def _spans(evs: list[dict[str, Any]]) -> list[tuple[float, float]]:
+    """The events' spans, overlapping ones joined, in time order."""
+    return merged_spans((e["start_s"], e["end_s"]) for e in evs)
+
+
 def _main_subtype(evs: list[dict[str, Any]]) -> str:
     """The subtype of most of the events' time (for the reason a defect hurts)."""
     load: dict[str, float] = {}
@@ -138,17 +144,6 @@ def _main_subtype(evs: list[dict[str, Any]]) -> str:
         load[e.get("subtype") or ""] = load.get(e.get("subtype") or "", 0.0) + \
             e["end_s"] - e["start_s"]
     return max(load, key=load.get) if load else ""
-
-
-def _merged(evs: list[dict[str, Any]]) -> list[tuple[float, float]]:
-    """The events' spans, overlapping ones joined, in time order."""
-    out: list[list[float]] = []
-    for e in sorted(evs, key=lambda e: e["start_s"]):
-        if out and e["start_s"] <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e["end_s"])
-        else:
-            out.append([e["start_s"], e["end_s"]])
-    return [(a, b) for a, b in out]
 
 
 def generic(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
