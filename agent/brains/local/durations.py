@@ -105,20 +105,32 @@ SAME_RATIO = 1.25
 def same_length(q: Question, ev: Evidence) -> dict[str, Any] | None:
     """Whether the named type's stretches all last about as long (within SAME_RATIO); None
     when the question does not ask it, or there are fewer than two."""
-    m = SAME_LENGTH.search(q.text)
+    def judged(evs: list[dict[str, Any]]) -> tuple[bool, list[str]]:
+        lengths = [_length(e) for e in evs]
+        return (max(lengths) <= SAME_RATIO * max(min(lengths), 1e-6),
+                [f"{x:.1f} s" for x in lengths])
+
+    return _alike(q, ev, SAME_LENGTH, judged, ("last", "about the same.", "not the same."),
+                  0.7)
+
+
+def _alike(q: Question, ev: Evidence, asked: re.Pattern, judged, words: tuple[str, str, str],
+           confidence: float) -> dict[str, Any] | None:
+    """Whether the named type's stretches are alike by `judged` (-> whether they are, and
+    each one said), as the question `asked` claims (they are, or they vary); None when it
+    does not ask, or there are fewer than two stretches."""
+    m = asked.search(q.text)
     evs = _of_type(q, ev)
     if not m or len(evs) < 2:
         return None
-    lengths = [_length(e) for e in evs]
-    same = max(lengths) <= SAME_RATIO * max(min(lengths), 1e-6)
-    asks_differ = bool(re.search(r"vary|varies|differ", m.group(0), re.I))
-    holds = same != asks_differ
-    said = ", ".join(f"{x:.1f} s" for x in lengths)
+    same, said = judged(evs)
+    holds = same != bool(re.search(r"vary|varies|differ|change", m.group(0), re.I))
+    verb, alike, unlike = words
     text = (f"{'Yes' if holds else 'No'}: the {len(evs)} {type_name(evs[0]['type'])} stretches "
-            f"last {said}, " + ("about the same." if same else "not the same.") + " "
+            f"{verb} {', '.join(said)}, " + (alike if same else unlike) + " "
             + "; ".join(_line(e) for e in evs[:5]) + ".")
     return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
-            "confidence": 0.7}
+            "confidence": confidence}
 
 
 # "which is shorter?", "less time": the least asked for
@@ -165,17 +177,10 @@ SAME_STRENGTH = re.compile(r"\b(?:equally\s+(?:strong|severe|bad|heavy|intense|v
 def same_strength(q: Question, ev: Evidence) -> dict[str, Any] | None:
     """Whether the named type's stretches are all graded alike (the same level word on its
     detector's cuts); None when the question does not ask it, or there are fewer than two."""
-    m = SAME_STRENGTH.search(q.text)
-    evs = _of_type(q, ev)
-    if not m or len(evs) < 2:
-        return None
-    words = [level_word(e["severity"], events_level([e])) for e in evs]
-    same = len(set(words)) == 1
-    asks_differ = bool(re.search(r"vary|varies|differ|change", m.group(0), re.I))
-    holds = same != asks_differ
-    said = ", ".join(f"{w} ({e['severity']:.2f})" for w, e in zip(words, evs, strict=True))
-    text = (f"{'Yes' if holds else 'No'}: the {len(evs)} {type_name(evs[0]['type'])} stretches "
-            f"are {said}, " + ("all alike." if same else "not equally strong.") + " "
-            + "; ".join(_line(e) for e in evs[:5]) + ".")
-    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
-            "confidence": 0.65}
+    def judged(evs: list[dict[str, Any]]) -> tuple[bool, list[str]]:
+        words = [level_word(e["severity"], events_level([e])) for e in evs]
+        return len(set(words)) == 1, [f"{w} ({e['severity']:.2f})"
+                                      for w, e in zip(words, evs, strict=True)]
+
+    return _alike(q, ev, SAME_STRENGTH, judged, ("are", "all alike.", "not equally strong."),
+                  0.65)
