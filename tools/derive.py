@@ -93,10 +93,11 @@ def joined_across(scenes: list[Scene], spans: list[tuple[float, float]],
     keeps its cuts through a drop (each shot judged on its own baseline)."""
     if not spans or len(scenes) < 2:
         return scenes
+    corr = kept_structure(frames) if frames is not None else None
     out = [scenes[0]]
     for sc in scenes[1:]:
         if any(a + JOIN_MARGIN_S < sc.start_s < b - JOIN_MARGIN_S for a, b in spans) and not (
-                frames is not None and cut_among_jumps(frames, sc.start_frame)):
+                corr is not None and cut_among_jumps(frames, corr, sc.start_frame)):
             last = out[-1]
             out[-1] = Scene(start_s=last.start_s, end_s=sc.end_s,
                             start_frame=last.start_frame, end_frame=sc.end_frame)
@@ -114,18 +115,22 @@ JUMP_PERCENTILE = 90.0
 JUMP_AROUND_S = 2.0
 
 
-def cut_among_jumps(frames: dict[str, np.ndarray], k: int) -> bool:
-    """Whether frame `k`, read as a cut inside a rate drop, is a change of shot."""
-    diff, corr, t = frames.get("diff"), kept_structure(frames), frames.get("t")
-    if diff is None or corr is None or t is None or not 0 < k < len(diff):
+def cut_among_jumps(frames: dict[str, np.ndarray], corr: np.ndarray, k: int) -> bool:
+    """Whether frame `k`, read as a cut inside a rate drop, is a change of shot (`corr`: the
+    frames' `kept_structure`)."""
+    diff, t = frames.get("diff"), frames.get("t")
+    if diff is None or t is None or not 0 < k < len(diff):
         return False
-    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=0.0)
     tt = np.asarray(t, dtype=np.float64)
-    near = (np.abs(tt - tt[k]) <= JUMP_AROUND_S) & (np.abs(np.arange(len(d)) - k) > 1)
-    if near.sum() < 5:
+    # the frames within JUMP_AROUND_S of it, but for it and its neighbours
+    lo = int(np.searchsorted(tt, tt[k] - JUMP_AROUND_S, side="left"))
+    hi = int(np.searchsorted(tt, tt[k] + JUMP_AROUND_S, side="right"))
+    d = np.nan_to_num(np.asarray(diff[lo:hi], dtype=np.float64), nan=0.0)
+    near = d[np.abs(np.arange(lo, hi) - k) > 1]
+    if len(near) < 5:
         return False
-    jumps = float(np.percentile(d[near], JUMP_PERCENTILE))
-    return bool(d[k] > CUT_OVER_JUMPS * max(jumps, 0.5)
+    jumps = float(np.percentile(near, JUMP_PERCENTILE))
+    return bool(float(np.nan_to_num(diff[k], nan=0.0)) > CUT_OVER_JUMPS * max(jumps, 0.5)
                 and float(np.min(corr[max(1, k - 1): k + 2])) < KEEP_STRUCTURE)
 
 
