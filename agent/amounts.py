@@ -77,7 +77,6 @@ _PARTS_OF = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "qua
 _FRACTION = re.compile(r"\b(?:(a|an|one|two|three|four|five|nine)\s+)?(half|halves|thirds?|"
                        r"quarters?|fourths?|fifths?|sixths?|tenths?)\b|\b(all|whole|entire|"
                        r"none|nothing)\b", re.I)
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "nine": 9}
 
 
 def fraction(text: str) -> float | None:
@@ -87,5 +86,5 @@ def fraction(text: str) -> float | None:
         return None
     if m.group(3):
         return 0.0 if m.group(3).lower() in ("none", "nothing") else 1.0
-    k = _COUNTS.get((m.group(1) or "one").lower(), 1)
-    return k / _PARTS_OF[m.group(2).lower()]
+    k = _amount(m.group(1).lower()) if m.group(1) else 1  # "a third", "two thirds"
+    return (k or 1) / _PARTS_OF[m.group(2).lower()]

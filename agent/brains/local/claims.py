@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agent.amounts import numbers
 from agent.brains.local.common import (
     agree,
     asks_whether,
@@ -151,7 +152,6 @@ _KINDS_CLAIM = re.compile(r"\b(?:(only|just|exactly|a single)\s+|(more than|at l
                           r"(one|two|three|four|\d)\s+(?:different\s+)?(?:kinds?|types?|sorts?|"
                           r"categor(?:y|ies))\s+of\s+(?:problems?|defects?|distortions?|"
                           r"issues?|artifacts?|artefacts?|degradations?|flaws?)\b", re.I)
-_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4}
 
 
 def kinds_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] | None:
@@ -160,7 +160,7 @@ def kinds_answer(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any] |
     m = _KINDS_CLAIM.search(q.text)
     if not m or q.types or not (m.group(1) or m.group(2)):
         return None
-    n = _COUNTS.get(m.group(3).lower()) or int(m.group(3))
+    n = numbers(m.group(3))[0]
     lasting = split_lasting(ev.all_events())[0]
     if q.window:
         lasting = touching(lasting, q.window.start_s, q.window.end_s)
