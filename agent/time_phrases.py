@@ -141,6 +141,13 @@ _MIN_SEC = re.compile(r"\b(at|around|from|between|after|before|until|till|to|and
                       r"(?!\s*(?:minutes?|mins?|hours?|%|:|\d))", re.I)
 # "minute 1.5": a decimal minute is a moment, not the first minute
 _DECIMAL_MINUTE = re.compile(r"\b(?:the\s+)?minute\s+(\d+\.\d+)\b", re.I)
+# "before minute 2", "from minute 2 on": a bound said as a minute is its mark (2:00), not
+# the second minute
+_MINUTE_BOUND = re.compile(r"\b(before|after|until|till|since|by|up\s+to|prior\s+to|past|"
+                           r"from(?=\s+(?:the\s+)?(?:minute|min)\.?\s+\d+\s+(?:on|onwards?|"
+                           r"forwards?)\b))\s+(?:(?:the|la|le|el|der|die|dem|den)\s+)?"
+                           r"(?:minute|min)\.?\s+(\d+)\b(?![:.]\d)", re.I)
+
 
 
 def _minute_clock(text: str) -> str:
@@ -148,6 +155,7 @@ def _minute_clock(text: str) -> str:
     "minute 1.5" as clock times."""
     text = _MIN_SEC.sub(lambda m: f"{m.group(1)} {int(m.group(2))}:{int(m.group(3)):02d}", text)
     text = _DECIMAL_MINUTE.sub(lambda m: f"{float(m.group(1)) * 60:g} seconds", text)
+    text = _MINUTE_BOUND.sub(lambda m: f"{m.group(1)} {int(m.group(2))}:00", text)
     return _MINUTE_CLOCK.sub(lambda m: " " * len(m.group(0)), text)
 
 

@@ -41,7 +41,8 @@ _NEAR_EDGE = (r"\b(?:shortly|just|right|soon|immediately)\s+(?:before\s+the\s+(?
               r"finish)|after\s+the\s+(?:beginning|start|opening))\b")
 SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:before|after|until|"
                           rf"since|past|up to|till|prior to|beyond|following)\s+"
-                          rf"(?:(?:about|around|roughly|approximately|some)\s+)?(?:{_TIME}|"
+                          rf"(?:(?:about|around|roughly|approximately|some)\s+)?"
+                          rf"(?:(?:the\s+)?(?:minute|min)\.?\s+(?:{_TIME}|\d+\b)|{_TIME}|"
                           rf"an?\s+(?:minute|second|hour)\b|"
                           rf"the\s+(?:first|last|final|opening|closing|initial)\b)|"
                           rf"{_NEAR_EDGE}", re.IGNORECASE)

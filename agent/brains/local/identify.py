@@ -63,8 +63,10 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     subs = subtypes(evs)
     choice, conf = by_type(q, load, subs)
     main = [e for e in evs if e["type"] == top]
-    text = (f"The distortion {span} is {TYPE_NAMES.get(top, top)}"
-            + (f" ({subs[top]})" if subs.get(top) else "") + ": "
+    name = TYPE_NAMES.get(top, top)
+    text = (f"The distortion {span} is {name}"
+            + (f" ({subs[top]})" if subs.get(top) and f"({subs[top]})" not in name else "")
+            + ": "
             + "; ".join(ev_line(e) for e in main[:3]) + ".")
     picked = next((o for o in q.options if o.letter == choice), None)
     named = [t for m in (picked.types if picked else []) for t in m.accepts if t in load]
