@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from agent.time_phrases import LAST_VERB
 from agent.time_units import NUM as _NUM
 from agent.time_units import amount as _amount
 
@@ -42,10 +43,24 @@ BOUND = re.compile(
 _UPPER = ("shorter", "less", "under", "below", "at most", "no more", "no longer")
 
 
+# "does the blur last a minute?", "the freeze lasts about 2 s": a length claimed, read as
+# the lengths near it (LASTS_NEAR of it, and a second either way)
+_LASTS = re.compile(
+    rf"\blasts\s+(?:for\s+)?(?:(?:about|around|roughly|approximately|nearly|almost|some|"
+    rf"only|just)\s+)?({_NUM}|an?|[a-z-]+)\s*(seconds?|secs?|s|minutes?|mins?)\b", re.I)
+LASTS_NEAR = 0.3
+
+
 def duration_bounds(text: str) -> tuple[float | None, float | None]:
     """(least, most) seconds an event must last by the text's bounds ("freezes longer than
-    5 s": (5, None); "under 2 seconds": (None, 2)); None where it sets none."""
+    5 s": (5, None); "under 2 seconds": (None, 2); "does it last a minute?": (41, 79)); None
+    where it sets none."""
     lo = hi = None
+    if not BOUND.search(text) and (m := _LASTS.search(LAST_VERB.sub(r"\1lasts", text))):
+        n = 1.0 if m.group(1).lower() in ("a", "an") else _amount(m.group(1))
+        if n is not None:
+            secs = n * (60.0 if m.group(2).lower().startswith("m") else 1.0)
+            return max(0.0, secs * (1 - LASTS_NEAR) - 1.0), secs * (1 + LASTS_NEAR) + 1.0
     for m in BOUND.finditer(text):
         amount = _amount(m.group(2))
         if amount is None:
@@ -88,3 +103,27 @@ def fraction(text: str) -> float | None:
         return 0.0 if m.group(3).lower() in ("none", "nothing") else 1.0
     k = _amount(m.group(1).lower()) if m.group(1) else 1  # "a third", "two thirds"
     return (k or 1) / _PARTS_OF[m.group(2).lower()]
+
+
+_SHARE_LOW = re.compile(r"\b(?:over|above|more\s+than|greater\s+than|at\s+least|beyond|"
+                        r"exceeding)\b|>", re.I)
+_SHARE_HIGH = re.compile(r"\b(?:under|below|less\s+than|fewer\s+than|at\s+most|up\s+to|"
+                         r"no\s+more\s+than)\b|<", re.I)
+
+
+def share_bounds(text: str, whole: float = 100.0) -> tuple[float, float] | None:
+    """The range of shares an option names, on the scale of `whole` ("10-30%" -> (10, 30),
+    "under 10%" -> (0, 10), "more than half" -> (50, 100), "about 20%" -> (20, 20)); None
+    when it names no amount."""
+    nums = numbers(text)
+    if not nums and (f := fraction(text)) is not None:
+        nums = [f * whole]
+    if not nums:
+        return None
+    if len(nums) >= 2:
+        return min(nums[:2]), max(nums[:2])
+    if _SHARE_HIGH.search(text):
+        return 0.0, nums[0]
+    if _SHARE_LOW.search(text):
+        return nums[0], whole
+    return nums[0], nums[0]

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from agent.amounts import BOUND, duration_bounds, durations, numbers
+from agent.context_times import windows_text
 from agent.distortions import (
     TYPE_NAMES,
     Mention,
@@ -330,7 +331,8 @@ def _parse(
             kind = "detection"  # "is the camera steady?": is it free of shake
     unknown = unrecognised(text, reading.code) if kind in TYPED_KINDS and not types \
         and not mentions_generic(text) else []
-    wins = windows(text, duration_s, n_seg, scenes)
+    wins = windows(windows_text(text, lambda t: bool(windows(t, duration_s, n_seg, scenes))),
+                   duration_s, n_seg, scenes)
     if kind == "trend":  # "towards the end", "later on": where it goes, not a scope
         wins = [w for w in wins if not _DIRECTION_WORDS.search(w.label)]
     units = unit_windows(text, duration_s)  # "which minute ...? the first / second / third"

@@ -176,11 +176,37 @@ def _verb_edges(text: str) -> str:
                                                   " at the end"), text)
 
 
+# "a minute and a half", "two and a half minutes", "half a minute": halves said in words
+_AND_A_HALF = re.compile(rf"\b(?:(an?|one|{_SPELT}|\d+)\s+)?(minutes?|hours?)\s+and\s+a\s+half\b|"
+                         rf"\b({_SPELT}|\d+)\s+and\s+a\s+half\s+(minutes?|hours?)\b|"
+                         r"\bhalf(?:\s+an?|-|\s+)(minute|hour)\b", re.I)
+
+
+def _halves(text: str) -> str:
+    """"the first minute and a half" as "the first 1.5 minutes", "half a minute" as "0.5
+    minutes"."""
+    def said(m: re.Match) -> str:
+        if m.group(5):
+            return f"0.5 {m.group(5)}s"
+        count, unit = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+        n = 1.0 if not count or count.lower() in ("a", "an") else amount(count) or 1.0
+        return f"{n + 0.5:g} {unit.rstrip('s')}s"
+    return _AND_A_HALF.sub(said, text)
+
+
+# "does the blur last 90 seconds?": the verb, an amount of time, not the video's last part
+LAST_VERB = re.compile(r"\b((?:does|do|did|will|would|can|could|should|may|might)\s+"
+                        r"(?:[\w'-]+\s+){0,3}?(?!(?:the|in|during|of|for|over|within|"
+                        r"very)\s)[\w'-]+\s+)last(?=\s+(?:(?:about|around|roughly|"
+                        r"approximately|for|over|under|more\s+than|less\s+than|at\s+least|"
+                        r"only|just)\s+)?(?:\d|an?\b|one\b|two\b|three\b|half\b))", re.I)
+
+
 def normalised(text: str) -> str:
     """The text with its spelt numbers as digits and its elliptic units said again; the
     positions of what comes before a change stay where they were."""
     return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(_minute_clock(
-        _verb_edges(text))))))
+        _verb_edges(LAST_VERB.sub(r"\1lasts", _halves(text))))))))
 
 
 # the share of a part each word of a part of it names

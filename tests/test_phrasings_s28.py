@@ -79,3 +79,83 @@ def test_what_happens_to_the_picture_after_a_time(question, tmp_path):
     ans = ask(_shake_and_colour(), question, (), tmp_path)
     assert "camera shake" in ans.answer and "00:00:24.0" not in ans.answer, ans.answer
     assert "do not know" not in ans.answer, ans.answer
+
+
+def test_which_comes_first_beside_a_same_time_option(tmp_path):
+    idx = _shake_and_colour()
+    q = "Which comes first in the timeline, the wobbly camera or the colour tint?"
+    opts = ("the wobbly camera", "the colour tint", "they happen at the same time")
+    assert ask(idx, q, opts, tmp_path).choice == "B"
+    ans = ask(idx, "Which comes first, the blur or the noise?",
+              ("the blur", "the noise", "both at once", "neither appears"), tmp_path)
+    assert ans.choice == "D", ans.answer
+
+
+def test_two_defects_starting_together_are_at_the_same_time(tmp_path):
+    idx = make_index(180.0, [Event("blur", 40.0, 70.0, 0.6, 3.0, "softness", {}),
+                             Event("noise", 41.0, 66.0, 0.6, 3.0, "grain", {})], fps=5.0)
+    ans = ask(idx, "Which starts first, the blur or the noise?",
+              ("the blur", "the noise", "they start at the same time"), tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+@pytest.mark.parametrize("question,options,choice", [
+    ("What fraction of the runtime is affected by any visible defect? Roughly.",
+     ("under 10%", "10-30%", "30-60%", "over 60%"), "C"),
+    ("What share of the video is degraded?", ("0-10%", "10-25%", "25-50%", "50-100%"), "C"),
+    ("How much of the video is degraded, as a share?",
+     ("less than 10%", "between 10 and 25%", "between 25 and 50%", "more than half"), "C"),
+    ("Share of the runtime with some visible defect?",
+     ("under 10%", "10-25%", "25-50%", "over 50%"), "C"),
+    ("What percentage of the video is degraded?", ("under 10%", "10-35%", "35-60%"), "B"),
+])
+def test_share_options_are_ranges(question, options, choice, tmp_path):
+    # 22 + 33 = 55 s of 180: 30.6 %
+    ans = ask(_shake_and_colour(), question, options, tmp_path)
+    assert ans.choice == choice, ans.answer
+
+
+@pytest.mark.parametrize("question,window", [
+    ("This is a 30 min programme. Is there any blur between minute 5 and minute 7?",
+     (300.0, 420.0)),
+    ("We already trimmed 10 seconds off the intro. Is there noise after 2:30?", (150.0, 1800.0)),
+    ("QA note: bitrate starved section suspected early on. Any compression artifacts from "
+     "0:30 to 0:50?", (30.0, 50.0)),
+    ("Someone bumped the tripod at 1:20. Did the picture shake?", (78.0, 82.0)),
+])
+def test_times_in_a_sentence_of_context(question, window):
+    from agent.questions import parse_question
+    q = parse_question(question, (), 1800.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [window]
+
+
+def test_an_amount_of_time_in_the_context_is_no_window():
+    from agent.questions import parse_question
+    q = parse_question("Our player buffers 5 seconds ahead. Is the colour ok in this file?",
+                       (), 180.0)
+    assert q.windows == []
+
+
+@pytest.mark.parametrize("question,window", [
+    ("Any colour problems in the first minute and a half?", (0.0, 90.0)),
+    ("Any blur in the last minute and a half?", (90.0, 180.0)),
+    ("Any blur in the first two and a half minutes?", (0.0, 150.0)),
+    ("Any blur in the first half minute?", (0.0, 30.0)),
+    ("Any blur in the first half?", (0.0, 90.0)),
+])
+def test_halves_of_units_said_in_words(question, window):
+    from agent.questions import parse_question
+    q = parse_question(question, (), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [window]
+
+
+def test_does_it_last_a_minute_is_a_length_not_the_last_minute(tmp_path):
+    from agent.questions import parse_question
+    assert parse_question("Does the blur last 90 seconds?", (), 180.0).windows == []
+    assert parse_question("Is there blur in the last 30 seconds?", (), 180.0).windows
+    idx = make_index(180.0, [Event("colour", 37.0, 52.5, 1.0, 3.0, "desaturation", {})],
+                     fps=5.0)
+    assert ask(idx, "Does the colour problem last a minute?", ("yes", "no"),
+               tmp_path).choice == "B"
+    assert ask(idx, "Does the colour problem last about 15 seconds?", ("yes", "no"),
+               tmp_path).choice == "A"

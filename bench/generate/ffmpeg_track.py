@@ -297,10 +297,15 @@ def plan(clips: list[Clip], seed: int, long_videos: int = 2) -> list[Spec]:
 
 
 def build(corpus: Path | None, out: Path, seed: int = 16, long_videos: int = 2,
-          only: str | None = None) -> Path:
-    """Make every planned video (resuming) and write truth.jsonl atomically; returns its path."""
-    clips = [c for c in corpus_clips(corpus, part="evaluation", clean=True)
+          only: str | None = None, part: str = "evaluation") -> Path:
+    """Make every planned video (resuming) and write truth.jsonl atomically; returns its path.
+    `part` "calibration" makes the same kind of track on the calibration sources (for the
+    severity words' cuts, bench.calibrate_levels); every figure is read on "evaluation"."""
+    clips = [c for c in corpus_clips(corpus, part=part, clean=True)
              if frame_rate(c.path) >= 10]
+    if part == "calibration":  # 14 of its 21 clips are one cartoon's: two clips a source
+        clips = [c for c in clips if sum(d.source == c.source for d in clips
+                                         if d.name <= c.name) <= 2]
     by_name = {c.name: c for c in clips}
     specs = plan(clips, seed, long_videos)
     if only:
@@ -337,8 +342,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--long", type=int, default=2, help="30-minute videos to make")
     ap.add_argument("--only", default=None, help="make only the videos whose name has this")
+    ap.add_argument("--part", choices=("evaluation", "calibration"), default="evaluation",
+                    help="which side of the corpus's source split the content comes from")
     args = ap.parse_args(argv)
-    print(build(args.corpus, args.out, args.seed, args.long, args.only))
+    print(build(args.corpus, args.out, args.seed, args.long, args.only, args.part))
 
 
 if __name__ == "__main__":

@@ -121,11 +121,20 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
     if q.options:
         # an option naming a virtue ("sharpness") stands for the defect that takes it away
         named = {o.letter: (o.types or praised(o.text))[:1] for o in q.options}
-        if all(named.values()) and _ENDS.search(q.text):
+        typed = [o for o in q.options if named[o.letter]]
+        rest = [o for o in q.options if not named[o.letter]]
+        if len(typed) >= 2 and _ENDS.search(q.text) and all(
+                _SAME_TIME.search(o.text) or o.none for o in rest):
+            # "which comes first, A or B?" beside "they happen at the same time" / "neither"
             late = bool(_LATE.search(q.text))
-            pick = tl.earliest((named[o.letter][0].type for o in q.options), late)
-            choice = next((o.letter for o in q.options if named[o.letter][0].type == pick),
-                          None)
+            pick = tl.earliest((named[o.letter][0].type for o in typed), late)
+            choice = next((o.letter for o in typed if named[o.letter][0].type == pick), None)
+            same = next((o.letter for o in rest if _SAME_TIME.search(o.text)), None)
+            starts = [tl.first(named[o.letter][0].type) for o in typed]
+            if same and None not in starts and max(starts) - min(starts) < SAME_START_S:
+                choice = same
+            elif pick is None:
+                choice = next((o.letter for o in rest if o.none), None)
         else:
             claim_ = claim(q.text, q.types, tl, ctx.duration_s)
             if claim_ is not None and any(o.yes or o.no for o in q.options):
@@ -181,6 +190,10 @@ def asked_side(text: str) -> str | None:
 
 _ENDS = re.compile(r"\b(first|earlie\w*|last|latest|later|final)\b", re.I)
 _LATE = re.compile(r"\b(last|latest|later|final)\b", re.I)
+# an option saying two defects start together; starts this close count as together
+_SAME_TIME = re.compile(r"\b(same time|simultaneous\w*|together|at once|concurrent\w*|"
+                        r"overlap\w*)\b", re.I)
+SAME_START_S = 2.0
 # "Which problem comes second?": the type of the n-th degraded stretch, in time order.
 _NTH_COMES = re.compile(r"\b(?:comes?|appears?|occurs?|happens?|shows? up|starts?|begins?)\s+"
                         r"(second|third|fourth|fifth|2nd|3rd|4th|5th)\b", re.I)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agent.amounts import fraction
+from agent.amounts import share_bounds
 from agent.brains.local.common import nearest, option_seconds, segments, timeline_text
 from agent.brains.local.course import judges_quality, overall
 from agent.brains.local.evidence import Evidence, in_window, same_defect_types
@@ -48,6 +48,17 @@ _SHARE_ASKED = re.compile(r"\b(?:percent\w*|share|fraction|proportion|portion|ra
                           r"\bhow much of\b|%", re.I)
 
 
+def share_option(options: Sequence[Option], share: float) -> str | None:
+    """The option whose range holds a share (0..1) of the video ("10-30%", "under a third",
+    "about 0.2"), the narrowest of several, else the one whose range is nearest."""
+    bounds = {o.letter: share_bounds(o.text) for o in options}
+    percent = any("%" in o.text or "percent" in o.text.lower() for o in options) or max(
+        b[1] for b in bounds.values() if b) > 1.0
+    x = share * 100.0 if percent else share
+    return min(options, key=lambda o: (max(bounds[o.letter][0] - x, x - bounds[o.letter][1], 0),
+                                       bounds[o.letter][1] - bounds[o.letter][0])).letter
+
+
 def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Totals over the distinct degraded stretches: their time, their number, their types."""
     evs = ev.all_events()
@@ -74,14 +85,8 @@ def aggregate(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         target = float(len(types) if asks_types else n)
         choice = nearest(q.options, lambda o: o.numbers[0] if o.numbers else None, target)
     elif q.options and _SHARE_ASKED.search(q.text) and ctx.duration_s > 0 and all(
-            o.numbers for o in q.options):  # "what percentage of the video is degraded?"
-        as_percent = any("%" in o.text or "percent" in o.text.lower() for o in q.options) \
-            or max(o.numbers[0] for o in q.options) > 1.0
-        share = total / ctx.duration_s * (100.0 if as_percent else 1.0)
-        choice = nearest(q.options, lambda o: o.numbers[0], share)
-    elif q.options and _SHARE_ASKED.search(q.text) and ctx.duration_s > 0 and all(
-            fraction(o.text) is not None for o in q.options):  # "a sixth / a third / half"
-        choice = nearest(q.options, lambda o: fraction(o.text), total / ctx.duration_s)
+            share_bounds(o.text) for o in q.options):  # "what percentage is degraded?"
+        choice = share_option(q.options, total / ctx.duration_s)
     elif type_sets(q):
         choice = best_set(q.options, set(types))
     elif judges_quality(q) and not q.type:  # "considering all of it, is it acceptable?"
