@@ -39,7 +39,7 @@ def durations(text: str) -> list[float]:
 BOUND = re.compile(
     rf"\b(?:for\s+)?(longer|more|over|above|greater|at\s+least|exceeding|in\s+excess\s+of|"
     rf"shorter|less|under|below|at\s+most|no\s+more|no\s+longer)\s+(?:than\s+)?"
-    rf"({_NUM}|[a-z-]+)\s*(seconds?|secs?|s|minutes?|mins?)\b", re.IGNORECASE)
+    rf"({_NUM}(?=\s*[a-z])|[a-z-]+(?=\s))\s*(seconds?|secs?|s|minutes?|mins?)\b", re.IGNORECASE)
 _UPPER = ("shorter", "less", "under", "below", "at most", "no more", "no longer")
 
 
@@ -47,7 +47,8 @@ _UPPER = ("shorter", "less", "under", "below", "at most", "no more", "no longer"
 # the lengths near it (LASTS_NEAR of it, and a second either way)
 _LASTS = re.compile(
     rf"\blasts\s+(?:for\s+)?(?:(?:about|around|roughly|approximately|nearly|almost|some|"
-    rf"only|just)\s+)?({_NUM}|an?|[a-z-]+)\s*(seconds?|secs?|s|minutes?|mins?)\b", re.I)
+    rf"only|just)\s+)?({_NUM}(?=\s*[a-z])|[a-z-]+(?=\s))\s*(seconds?|secs?|s|minutes?|mins?)\b",
+    re.I)
 LASTS_NEAR = 0.3
 
 

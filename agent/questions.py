@@ -266,12 +266,26 @@ def back_reference(text: str) -> int | None:
     return _BACK_INDEX[m.group(1).lower()] if m else None
 
 
+_PART_WORDS = (("start", re.compile(r"\b(?:beginning|start|opening|intro)\b", re.I)),
+               ("end", re.compile(r"\b(?:end|ending|close|finish|outro)\b", re.I)),
+               ("middle", re.compile(r"\bmiddle\b", re.I)))
+
+
+def part_word(label: str) -> str | None:
+    """The part of the video a window's words name ("at the beginning": "start"), if any."""
+    return next((name for name, rx in _PART_WORDS if rx.search(label)), None)
+
+
 def _as_named(o: Option, wins: Sequence[Window], parts: int | None = None,
               duration_s: float = 0.0,
               units: Sequence[tuple[float, float]] = ()) -> Option:
     """The option with the question's window it points back at, when it only does that and
-    the question names two or more windows; or, for "which quarter ...?", that quarter; for
-    "which minute ...?", that minute."""
+    the question names two or more windows, or names the same part of the video as one of
+    them; or, for "which quarter ...?", that quarter; for "which minute ...?", that minute."""
+    part = part_word(o.windows[0].label) if len(o.windows) == 1 and len(wins) >= 2 else None
+    same = [w for w in wins if part and part_word(w.label) == part]
+    if len(same) == 1:  # "stronger at the start than at the end? / stronger at the start"
+        return replace(o, windows=[Window(same[0].start_s, same[0].end_s, o.text.strip())])
     i = back_reference(o.text)
     if i is not None and not wins and not parts and units and -len(units) <= i < len(units):
         a, b = units[i]

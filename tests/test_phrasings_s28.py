@@ -159,3 +159,101 @@ def test_does_it_last_a_minute_is_a_length_not_the_last_minute(tmp_path):
                tmp_path).choice == "B"
     assert ask(idx, "Does the colour problem last about 15 seconds?", ("yes", "no"),
                tmp_path).choice == "A"
+
+
+def _noise_fading():
+    return make_index(180.0, [Event("noise", 22.5, 51.0, 0.89, 3.0, "grain", {}),
+                              Event("noise", 80.0, 114.0, 0.57, 3.0, "grain", {}),
+                              Event("noise", 155.0, 170.0, 0.5, 3.0, "grain", {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Is the noise stronger at the beginning than at the end?",
+     ("Yes, stronger at the beginning", "No, stronger at the end", "Same")),
+    ("Le bruit est-il plus fort au début qu'à la fin ?",
+     ("Oui, plus fort au début", "Non, plus fort à la fin", "Pareil")),
+    ("噪点是在开头更严重还是在结尾更严重？", ("开头更严重", "结尾更严重", "差不多")),
+])
+def test_an_option_naming_a_part_takes_the_questions_window_of_it(question, options, tmp_path):
+    ans = ask(_noise_fading(), question, options, tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+@pytest.mark.parametrize("question", [
+    "Is the camera shaky at the beginning?", "Ist das Bild am Anfang verwackelt?",
+    "¿Tiembla la cámara al principio?",
+])
+def test_a_defect_starting_in_the_beginning_is_there(question, tmp_path):
+    idx = make_index(180.0, [Event("jitter", 16.6, 31.6, 0.81, 3.0, "camera shake", {})],
+                     fps=5.0)
+    assert ask(idx, question, ("yes", "no"), tmp_path).choice == "A"
+    late = make_index(180.0, [Event("jitter", 60.0, 80.0, 0.81, 3.0, "camera shake", {})],
+                      fps=5.0)
+    assert ask(late, question, ("yes", "no"), tmp_path).choice == "B"
+
+
+def _two_bursts(first: float, second: float):
+    return make_index(180.0, [Event("corruption", 49.0, 57.6, first, 3.0, "decoder errors", {}),
+                              Event("blur", 80.0, 100.0, 1.0, 3.0, "softness", {}),
+                              Event("corruption", 116.2, 127.2, second, 3.0, "decoder errors",
+                                    {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question,options,choice", [
+    ("Which corruption burst is worse, the first or the second?",
+     ("the first", "the second", "equal"), "B"),
+    ("Two glitch bursts here. Is the earlier one or the later one more severe?",
+     ("earlier", "later", "same"), "B"),
+    ("Which of the two corrupted stretches is worse?", ("the first", "the second", "the same"),
+     "B"),
+])
+def test_first_or_second_stretch_of_a_type(question, options, choice, tmp_path):
+    assert ask(_two_bursts(0.94, 0.97), question, options, tmp_path).choice == choice
+    same = ask(_two_bursts(0.95, 0.96), question, options, tmp_path)
+    assert same.choice == "C", same.answer
+
+
+def _blur_rising():
+    return make_index(180.0, [Event("blur", 25.0, 40.5, 0.35, 3.0, "softness", {}),
+                              Event("blur", 87.0, 100.0, 0.56, 3.0, "softness", {}),
+                              Event("blur", 131.5, 155.5, 0.56, 3.0, "softness", {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Does the blur get worse over time?", ("yes", "no")),
+    ("Does the picture get increasingly blurry?", ("yes", "no")),
+    ("Est-ce que l'image devient de plus en plus floue au fil de la vidéo ?", ("oui", "non")),
+    ("¿La imagen se vuelve cada vez más borrosa?", ("sí", "no")),
+    ("视频越往后越模糊吗？", ("是", "否")),
+])
+def test_a_named_defect_whose_stretches_grow_worse_gets_worse(question, options, tmp_path):
+    ans = ask(_blur_rising(), question, options, tmp_path)
+    assert ans.choice == "A" and "growing" in ans.answer, ans.answer
+
+
+def test_trend_options_are_read_as_trends_not_as_yes_or_no(tmp_path):
+    idx = make_index(180.0, [Event("compression", 14.5, 18.0, 0.31, 3.0, "macroblocking", {}),
+                             Event("compression", 81.5, 98.0, 0.31, 3.0, "macroblocking", {}),
+                             Event("compression", 127.0, 136.0, 0.31, 3.0, "macroblocking",
+                                   {})], fps=5.0)
+    ans = ask(idx, "Does the compression get worse towards the end?",
+              ("yes, it gets worse", "no, it improves", "it's stable"), tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+def test_chinese_lessening_is_improving(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 24.0, 47.5, 0.85, 3.0, "low contrast", {}),
+                             Event("exposure", 86.5, 112.0, 0.54, 3.0, "low contrast", {}),
+                             Event("exposure", 140.0, 160.0, 0.3, 3.0, "low contrast", {})],
+                     fps=5.0)
+    ans = ask(idx, "对比度问题是随着时间逐渐减轻吗？", ("是，逐渐减轻", "否，逐渐加重", "没有变化"),
+              tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_do_the_freezes_get_longer_is_a_trend_not_a_bound():
+    from agent.amounts import duration_bounds
+    from agent.questions import parse_question
+    assert duration_bounds("Do the freezes get longer as the video goes on?") == (None, None)
+    assert parse_question("Do the freezes get longer as the video goes on?", ("yes", "no"),
+                          180.0).kind == "trend"

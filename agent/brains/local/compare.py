@@ -27,7 +27,7 @@ from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
 from agent.brains.local.locate import free_answer
 from agent.brains.local.ranking import RANK, rank_events, rank_types
-from agent.brains.local.statements import compare_found, ranked_found
+from agent.brains.local.statements import SAME_OPTION, compare_found, ranked_found
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
@@ -100,8 +100,9 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         return compare_ranked(q, ev, ctx)
     if ranked := ranked_found(q, ev, q.least or claims_less(q.text)):
         return ranked  # "is the second problem worse than the first?"
-    if not q.windows and q.options and all(back_reference(o.text) is not None
-                                           and not o.windows for o in q.options):
+    refs = [o for o in q.options if back_reference(o.text) is not None and not o.windows]
+    if not q.windows and len(refs) >= 2 and all(
+            o in refs or SAME_OPTION.search(o.text) for o in q.options):
         return compare_found(q, ev, q.least or claims_less(q.text))  # "... the first one"
     if len(named) == 1 and not q.windows and not q.options and _LENGTH.search(q.text):
         return compare_lengths(q, ev, named[0])  # "which blurred stretch lasts longer?"

@@ -98,8 +98,9 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     measured = "stable" if kind == "occasional" else kind
     choice = None
     claimed = q.claim
+    trended = any(o.trend for o in q.options)  # "yes, it gets worse / no, it improves / ..."
     if q.options:
-        if claimed and any(o.yes or o.no for o in q.options):
+        if claimed and any(o.yes or o.no for o in q.options) and not trended:
             choice = yes_no(q, claimed == measured)
         else:
             choice = next((o.letter for o in q.options if o.trend == measured), None)
@@ -115,8 +116,10 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         if q.options and choice is None:  # asked worse / better / the same
             choice = next((o.letter for o in q.options if o.trend == (way or "stable")),
                           None)
-        elif way and claimed == way and _EACH_TIME.search(q.text):
-            measured = way  # "does it get stronger each time it appears?": the drops say
+        elif way and claimed == way and (_EACH_TIME.search(q.text) or q.types):
+            # "does it get stronger each time it appears?", "does the blur get worse over
+            # time?": of one named distortion, the drops say
+            measured = way
             choice = yes_no(q, True) if q.options else None
     subject = type_name(q.type) if q.types else "quality"
     # said of a distortion, its own course: it grows as the picture degrades

@@ -17,7 +17,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from agent.brains.stretches import brief_limit, stretches
-from agent.questions import Mention, Question, Window
+from agent.questions import Mention, Question, Window, part_word
 from agent.trace import text_of
 from agent.vocabulary import vocabulary
 
@@ -144,7 +144,13 @@ def in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str,
         mid = 0.5 * (q.window.start_s + q.window.end_s)
         return [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
     if q.window:
-        return [e for e in evs if in_window(e, q.window)]
+        # "at the beginning" is vague: a defect that starts in it is there (one that ends in
+        # "the end"), however little of it lies inside
+        part = part_word(q.window.label) if not re.search(r"\d", q.window.label) else None
+        edge = (lambda e: q.window.start_s <= e["start_s"] < q.window.end_s) if part == "start" \
+            else (lambda e: q.window.start_s < e["end_s"] <= q.window.end_s) if part == "end" \
+            else (lambda e: False)
+        return [e for e in evs if in_window(e, q.window) or edge(e)]
     return list(evs)
 
 

@@ -154,6 +154,11 @@ def statements(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "confidence": round(0.4 + 0.5 * spread, 2)}
 
 
+# An option saying the stretches compared are alike ("the same", "equal", "no difference")
+SAME_OPTION = re.compile(r"\b(same|equal\w*|no\s+difference|alike|similar|neither)\b", re.I)
+SAME_SEVERITY = 0.03
+
+
 def _weight(s: Stretch) -> tuple[float, float]:
     """How bad a stretch is, to rank it: its level, then its severity."""
     return (events_level(s.events), s.severity)
@@ -162,7 +167,9 @@ def _weight(s: Stretch) -> tuple[float, float]:
 def compare_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any]:
     """Options pointing back at the degraded stretches in their order ("the first one", "the
     second one"): the worse (or milder) of the stretches they name, by level then severity."""
-    found = sorted(stretches(ev.all_events()), key=lambda s: s.start_s)
+    types = {m.type for m in q.types}  # "which corruption burst is worse, ...?": of that type
+    found = sorted(stretches([e for e in ev.all_events() if not types or e["type"] in types]),
+                   key=lambda s: s.start_s)
     named = {o.letter: found[i] for o in q.options
              if (i := back_reference(o.text)) is not None and -len(found) <= i < len(found)}
     if len(named) < 2:
@@ -171,12 +178,20 @@ def compare_found(q: Question, ev: Evidence, milder: bool) -> dict[str, Any]:
                 "choice": None, "segments": segments([s.to_event() for s in found]),
                 "confidence": 0.3}
     pick = (min if milder else max)(named, key=lambda k: _weight(named[k]))
+    same = next((o.letter for o in q.options if SAME_OPTION.search(o.text)), None)
+    weights = sorted(_weight(s) for s in named.values())
+    if same and weights[-1][0] == weights[0][0] and \
+            weights[-1][1] - weights[0][1] < SAME_SEVERITY:
+        pick = same  # the same level, severities a hair apart
     text = "; ".join(f"{k}: {type_name(s.type)} {hms(s.start_s)}-{hms(s.end_s)}, "
                      f"{level_word(s.severity, events_level(s.events))} (severity "
                      f"{s.severity:.2f})" for k, s in sorted(named.items()))
-    return {"answer": f"Option {pick} names the {'milder' if milder else 'worse'} stretch. "
+    said = "Both stretches are alike." if pick == same else \
+        f"Option {pick} names the {'milder' if milder else 'worse'} stretch."
+    return {"answer": f"{said} "
                       + text + ".", "choice": pick,
-            "segments": segments([named[pick].to_event()]), "confidence": 0.6}
+            "segments": segments([named[pick].to_event()] if pick in named else
+                                 [s.to_event() for s in named.values()]), "confidence": 0.6}
 
 
 # "Is the second problem worse than the first?": two of the degraded stretches by their order
