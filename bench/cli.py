@@ -14,7 +14,7 @@ import typer
 from bench.cli_common import CacheOpt, _guard, err, fail, out  # noqa: F401 - used by rooms
 from bench.cli_ndqa import ndqa_cmd
 from bench.cli_results import compare_cmd, import_cmd, report_cmd
-from bench.cli_run import calibrate_cmd, calibrate_levels_cmd, index_cmd, run_cmd
+from bench.cli_run import calibrate_cmd, index_cmd, run_cmd
 from bench.score.cli import score_cmd, summary_cmd
 from tools.errors import run_app
 
@@ -32,7 +32,6 @@ app.command("ndqa")(ndqa_cmd)
 app.command("run")(run_cmd)
 app.command("index")(index_cmd)
 app.command("calibrate")(calibrate_cmd)
-app.command("calibrate-levels")(calibrate_levels_cmd)
 app.command("report")(report_cmd)
 app.command("compare")(compare_cmd)
 app.command("import")(import_cmd)

@@ -151,24 +151,3 @@ def calibrate_cmd(
     out.print(f"{len(data['thresholds'])} thresholds and {len(data['gates'])} gates from "
               f"{len(data['clips'])} clips ({data['clean_minutes']} clean minutes)",
               highlight=False)
-
-
-def calibrate_levels_cmd(
-    track: Annotated[list[Path], typer.Option(
-        help="An ffmpeg track made on the calibration part (ffmpeg_track --part calibration).")],
-    work: Annotated[list[Path], typer.Option(
-        help="Where each track's indexes are kept (its cache/ is built when missing).")],
-    out_file: Annotated[Path | None, typer.Option(
-        "--out", help="Cuts file [default: agent/brains/local/level_cuts.json].")] = None,
-) -> None:
-    """Set the severity words' cuts (mild / moderate / severe) per type from real degradations."""
-    from bench.calibrate_levels import run
-
-    if len(track) != len(work):
-        fail("give one --work per --track", EXIT_INPUT)
-    for t in track:
-        if not (t / "truth.jsonl").is_file():
-            fail(f"no truth.jsonl in {t}: make the track with bench.generate.ffmpeg_track",
-                 EXIT_INPUT)
-    data = _guard(run, track, work, out_file, log=lambda m: err.print(m, highlight=False))
-    out.print(f"cuts for {len(data['cuts'])} types", highlight=False)

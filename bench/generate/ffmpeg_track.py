@@ -299,8 +299,9 @@ def plan(clips: list[Clip], seed: int, long_videos: int = 2) -> list[Spec]:
 def build(corpus: Path | None, out: Path, seed: int = 16, long_videos: int = 2,
           only: str | None = None, part: str = "evaluation") -> Path:
     """Make every planned video (resuming) and write truth.jsonl atomically; returns its path.
-    `part` "calibration" makes the same kind of track on the calibration sources (for the
-    severity words' cuts, bench.calibrate_levels); every figure is read on "evaluation"."""
+    `part` "calibration" makes the same kind of track on the calibration sources (for
+    experiments that must not read the evaluation footage); every figure is read on
+    "evaluation"."""
     clips = [c for c in corpus_clips(corpus, part=part, clean=True)
              if frame_rate(c.path) >= 10]
     if part == "calibration":  # 14 of its 21 clips are one cartoon's: two clips a source

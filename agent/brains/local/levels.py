@@ -3,9 +3,7 @@ how much of the viewing a video's degraded stretches spoil."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from agent.brains.stretches import Stretch
@@ -38,25 +36,6 @@ LEVEL_CUTS: dict[str, tuple[float, float]] = {
     # low on their scale (0.36-0.46 for the moderate level, 0.71 for the severe one)
     "sharpening/measured as noise": (0.3, 0.6),
 }
-# The cuts measured on real footage (`bench calibrate-levels`: an ffmpeg track made on the
-# calibration part of the corpus) replace the built-in ones of each type they cover.
-LEVEL_CUTS_FILE = Path(__file__).with_name("level_cuts.json")
-_MEASURED = "measured as "
-
-
-def _measured_cuts(table: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-    """The built-in cuts with those of `LEVEL_CUTS_FILE` in place of their type's."""
-    try:
-        cuts = json.loads(LEVEL_CUTS_FILE.read_text())["cuts"]
-    except (OSError, ValueError, KeyError):
-        return table
-    out = {k: v for k, v in table.items() if k not in cuts and (
-        k.partition("/")[0] not in cuts or k.partition("/")[2].startswith(_MEASURED))}
-    out.update({k: (float(c["mild_below"]), float(c["severe_from"])) for k, c in cuts.items()})
-    return out
-
-
-LEVEL_CUTS = _measured_cuts(LEVEL_CUTS)
 # A window's type score (>= 1: as strong as a reportable event) this high is clearly outside
 # what clean windows reach, so the type counts as present even when no event was reported.
 # Types whose scores swing with scene content (blur, exposure, colour) have no such bar.
@@ -72,6 +51,7 @@ REPORT_FLOOR = 0.3
 # (1 excellent .. 5): nothing impaired is excellent, up to a third good, most of it poor.
 GRADE_CUTS = ((0.3, 4.0), (0.7, 3.0))  # (share at most, grade); beyond: 2 (poor)
 LEVEL_WEIGHTS = (0.25, 0.6, 1.0)  # impairment weight of a mild, moderate, severe stretch
+_MEASURED = "measured as "
 
 
 def _cuts(kind: str) -> tuple[float, float]:
