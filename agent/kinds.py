@@ -55,11 +55,13 @@ DIFFERENCE = re.compile(r"\bhow much (?:longer|shorter)\b|\bby how (?:many (?:se
                         r"much|long)\b(?=[^?]*\b(?:longer|shorter)\b)|"
                         r"\bdifference in (?:length|duration)\b", re.I)
 
-# "Before we publish", "after uploading": the user's own steps, not an order of defects
+# "Before we publish", "after uploading", "does it need fixing first?": the user's own steps,
+# not an order of defects
 _ACTIVITY = re.compile(r"\b(?:before|after)\s+(?:we|i|you|they|it's|it\s+is|it\s+goes|"
                        r"publishing|uploading|sending|delivering|delivery|release|releasing|"
                        r"broadcast|broadcasting|airing|shipping|going\s+live|export\w*|"
-                       r"encoding|editing)\b", re.I)
+                       r"encoding|editing)\b|\b(?:fix\w*|rework\w*|re-?encod\w*|correct\w*|"
+                       r"repair\w*|clean\w*\s+up)\s+(?:it\s+|this\s+|that\s+)?first\b", re.I)
 
 # One defect said to come with another: whether they overlap
 DURING = re.compile(r"\b(?:happen|happens|happened|occur|occurs|occurred|appear|appears|"

@@ -108,6 +108,39 @@ def unlabelled(options: Sequence[str]) -> list[str]:
     return [o[m.end():] for o, m in zip(opts, found, strict=True)]
 
 
+_BARE_LETTER = re.compile(r"^\s*([A-F])[+-]?\s*[.)]?\s*$", re.I)
+# "A (clean), B (slight) ...", "A = best": what the question says each letter stands for
+_LETTER_SAID = re.compile(r"\b([A-F])\s*(?:\(\s*([^()]{1,30}?)\s*\)|=\s*([^,;()]{1,30}?)"
+                          r"(?=\s*[,;)]|\s*$))")
+_LETTER_ENDS = re.compile(r"\b([A-F])\s*(?:is\s+|=\s*)?(best|worst)\b[^?]*?\b([A-F])\s*"
+                          r"(?:is\s+|=\s*)?(best|worst)\b", re.I)
+_GRADE_NAMES = ("bad", "poor", "fair", "good", "excellent")  # grade 1 .. 5
+
+
+def lettered(question: str, options: Sequence[str]) -> list[str]:
+    """Options that are bare letters, as the words the question gives them ("grade it: A
+    (clean), B (slight) ..." -> "clean", "slight"; "A best, E worst" -> "excellent" .. "bad");
+    other options as they are."""
+    marks = [_BARE_LETTER.match(o) for o in options]
+    if len(options) < 2 or not all(marks):
+        return list(options)
+    said = {m.group(1): (m.group(2) or m.group(3)).strip()
+            for m in _LETTER_SAID.finditer(question)}
+    keys = [m.group(1).upper() for m in marks if m]
+    if sum(k in said for k in keys) >= 2:
+        return [said.get(k, o) for k, o in zip(keys, options, strict=True)]
+    ends = _LETTER_ENDS.search(question)
+    if ends and ends.group(2).lower() != ends.group(4).lower():
+        best, worst = (ends.group(1), ends.group(3)) if ends.group(2).lower() == "best" else (
+            ends.group(3), ends.group(1))
+        span = ord(worst.upper()) - ord(best.upper())
+        if span:
+            return [_GRADE_NAMES[round(4 - 4 * (ord(k) - ord(best.upper())) / span)]
+                    if 0 <= (ord(k) - ord(best.upper())) / span <= 1 else o
+                    for k, o in zip(keys, options, strict=True)]
+    return list(options)
+
+
 def parse_option(letter: str, text: str, duration_s: float, n_segments: int | None = None,
                  scenes: Sequence[tuple[float, float]] | None = None) -> Option:
     """The facts one option text claims (times, types, level, grade, trend, yes/no)."""

@@ -40,6 +40,7 @@ from agent.options import (
     LEVEL_WORDS,
     TREND_WORDS,
     Option,
+    lettered,
     letters,
     parse_option,
     unlabelled,
@@ -320,7 +321,7 @@ def _parse(
     """One reading of a question (see parse_question)."""
     reading = read(question, " ".join(options))
     text = reading.gloss
-    opt_texts = [gloss(o, reading.code) for o in options]
+    opt_texts = lettered(text, [gloss(o, reading.code) for o in options])
     n_seg = _n_segments(text, opt_texts)
     opts = [parse_option(letter, t, duration_s, n_seg, scenes)
             for letter, t in zip(letters(len(options)), opt_texts, strict=True)]
@@ -343,6 +344,8 @@ def _parse(
         types = good
         if kind == "stability" and all(o.yes or o.no for o in opts):
             kind = "detection"  # "is the camera steady?": is it free of shake
+    if kind == "stability" and any(m.type == "jitter" for m in types):
+        kind = "detection"  # "is the footage stable or does the camera wobble?": the shake
     unknown = unrecognised(text, reading.code) if kind in TYPED_KINDS and not types \
         and not mentions_generic(text) else []
     wins = windows(windows_text(text, lambda t: bool(windows(t, duration_s, n_seg, scenes))),
@@ -351,6 +354,12 @@ def _parse(
         wins = [w for w in wins if not _DIRECTION_WORDS.search(w.label)]
     units = unit_windows(text, duration_s)  # "which minute ...? the first / second / third"
     opts = [_as_named(o, wins, which_parts(text), duration_s, units) for o in opts]
+    said = {(w.start_s, w.end_s) for o in opts for w in o.windows}
+    if len(wins) >= 2 and len(said) == 1 and sum(bool(o.windows) for o in opts) >= 2 and \
+            said <= {(w.start_s, w.end_s) for w in wins}:
+        # "is 1:40-2:00 softer than 0:30-0:45? / 1:40-2:00 is softer / ... is sharper": the
+        # options repeat the question's subject; they claim which way, not where
+        opts = [replace(o, windows=[]) for o in opts]
     return Question(
         text=text,
         kind=kind,

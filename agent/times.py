@@ -105,12 +105,14 @@ def windows(
         if a is not None and b is not None and b > a and free(m):
             add(m, a, b, m.group(0))
     rng = re.compile(
-        rf"(?:between\s+|from\s+)?({_TIME}|{_NUM})\s*(?:-|–|—|~|to|and|until|till|through)\s*"
+        rf"(between\s+|from\s+)?({_TIME}|{_NUM})\s*(-|–|—|~|to|and|until|till|through)\s*"
         rf"({_TIME}|{_NUM})(\s*(?:seconds?|secs?|s|minutes?|mins?)\b)?",
         re.IGNORECASE,
     )
     for m in rng.finditer(text):
-        a_txt, b_txt, unit = m.group(1), m.group(2), (m.group(3) or "").strip().lower()
+        a_txt, b_txt, unit = m.group(2), m.group(4), (m.group(5) or "").strip().lower()
+        if m.group(3).lower() == "and" and not m.group(1):
+            continue  # "compare 0:50 and 2:20": two moments; "between 0:50 and 2:20": a range
         if re.fullmatch(_NUM, a_txt) and re.fullmatch(_NUM, b_txt) and not unit:
             before = text[max(0, m.start() - 12) : m.start()].lower()
             if not re.search(r"(between|from)\s*$", before) or "segment" in before:

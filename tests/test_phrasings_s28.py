@@ -257,3 +257,129 @@ def test_do_the_freezes_get_longer_is_a_trend_not_a_bound():
     assert duration_bounds("Do the freezes get longer as the video goes on?") == (None, None)
     assert parse_question("Do the freezes get longer as the video goes on?", ("yes", "no"),
                           180.0).kind == "trend"
+
+
+def _flicker_and_gamma():
+    return make_index(180.0, [Event("flicker", 60.6, 85.8, 1.0, 3.0, "brightness oscillation",
+                                    {}),
+                              Event("exposure", 134.0, 156.0, 0.52, 3.0, "too bright", {})],
+                      fps=5.0)
+
+
+@pytest.mark.parametrize("question,options,choice", [
+    ("Can I publish this as-is, or does it need fixing first?",
+     ("publish as-is", "needs fixing"), "B"),
+    ("Quick QC verdict for the whole clip: pass or fail?", ("pass", "fail"), "B"),
+    ("Is this good enough to ship to the client?", ("yes, ship it", "no, it needs rework"),
+     "B"),
+    ("La vidéo est-elle prête à être diffusée telle quelle ?", ("oui", "non"), "B"),
+    ("Est-ce que cette vidéo passe le contrôle qualité ?", ("oui", "non"), "B"),
+    ("这个视频可以直接发布吗？", ("可以", "不可以"), "B"),
+])
+def test_release_verdicts_with_a_severe_defect(question, options, choice, tmp_path):
+    ans = ask(_flicker_and_gamma(), question, options, tmp_path)
+    assert ans.choice == choice, ans.answer
+
+
+def test_release_verdict_on_a_clean_clip(tmp_path):
+    idx = make_index(180.0, [], fps=5.0)
+    ans = ask(idx, "Can I publish this as-is, or does it need fixing first?",
+              ("publish as-is", "needs fixing"), tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_a_qc_summary_and_anything_to_flag_are_understood(tmp_path):
+    from agent.questions import parse_question
+    assert parse_question("Give me a short QC summary of this file.", (), 180.0).kind == "open"
+    ans = ask(_flicker_and_gamma(), "Would you sign off on this clip for broadcast? Anything "
+              "to flag?", (), tmp_path)
+    assert "lag" not in ans.answer.split("flicker")[0] and "00:01:00.6" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("question,options,expected", [
+    ("Grade the focus problem: A (clean), B (slight), C (noticeable), D (bad), F (unusable).",
+     ("A", "B", "C", "D", "F"), ["clean", "slight", "noticeable", "bad", "unusable"]),
+    ("Letter grade for the softness around 2:20 (A best, E worst)?", ("A", "B", "C", "D", "E"),
+     ["excellent", "good", "fair", "poor", "bad"]),
+    ("Overall grade for this clip, A to F.", ("A", "B", "C", "D", "F"),
+     ["A", "B", "C", "D", "F"]),
+])
+def test_letters_take_the_words_the_question_gives_them(question, options, expected):
+    from agent.options import lettered
+    assert lettered(question, options) == expected
+
+
+def test_a_focus_problem_is_blur():
+    from agent.questions import parse_question
+    assert parse_question("Grade the focus problem.", (), 180.0).type == "blur"
+
+
+@pytest.mark.parametrize("question,options,choice", [
+    ("Rate the noise: how bad is it?", ("barely noticeable", "noticeable but ok", "really bad"),
+     "C"),
+    ("Wie schlimm ist das Rauschen?", ("kaum sichtbar", "deutlich", "extrem"), "C"),
+    ("How bad is the noise?", ("hardly visible", "clearly visible", "very bad"), "C"),
+])
+def test_severity_words_of_ones_own(question, options, choice, tmp_path):
+    idx = make_index(180.0, [Event("noise", 99.0, 133.5, 0.95, 3.0, "grain", {})], fps=5.0)
+    assert ask(idx, question, options, tmp_path).choice == choice
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Wie oft bleibt das Bild stehen?", ("einmal", "zweimal", "dreimal", "gar nicht")),
+    ("¿Cuántas veces se congela la imagen?", ("una vez", "dos veces", "tres veces", "nunca")),
+    ("Combien de fois l'image se fige-t-elle ?", ("une fois", "deux fois", "trois fois",
+                                                  "jamais")),
+])
+def test_counts_said_as_once_twice_thrice(question, options, tmp_path):
+    idx = make_index(180.0, [Event("freeze", a, a + 3.0, 0.8, 3.0, "frozen picture", {})
+                             for a in (40.0, 90.0, 140.0)], fps=5.0)
+    assert ask(idx, question, options, tmp_path).choice == "C"
+
+
+def test_breaking_up_into_blocks_is_compression():
+    from agent.questions import parse_question
+    q = parse_question("Between 0:30 and 0:50, does the image break up into blocks?", (), 180.0)
+    assert q.type == "compression"
+
+
+def test_the_stutter_or_low_frame_rate_takes_the_one_found(tmp_path):
+    idx = make_index(180.0, [Event("frame_drop", 141.7, 164.5, 0.67, 3.0, "frame-rate drop",
+                                   {})], fps=5.0)
+    ans = ask(idx, "How long (in seconds) does the stutter / low frame rate last?", (), tmp_path)
+    assert "22.8 s" in ans.answer, ans.answer
+
+
+def test_drained_or_greyish_colours_between_two_times(tmp_path):
+    idx = make_index(180.0, [Event("colour", 98.0, 131.0, 0.52, 3.0, "desaturation", {})],
+                     fps=5.0)
+    ans = ask(idx, "Between 1:40 and 2:10 do the colours look drained / greyish?", (), tmp_path)
+    assert ans.answer.startswith("Yes"), ans.answer
+
+
+def test_stable_or_wobbly_in_a_window_is_the_shake(tmp_path):
+    idx = make_index(180.0, [Event("jitter", 16.6, 31.6, 0.81, 3.0, "camera shake", {})],
+                     fps=5.0)
+    q = "Between 0:15 and 0:35 is the footage stable or does the camera wobble?"
+    assert ask(idx, q, ("stable", "wobbly"), tmp_path).choice == "B"
+    q2 = "Between 1:15 and 1:35 is the footage stable or does the camera wobble?"
+    assert ask(idx, q2, ("stable", "wobbly"), tmp_path).choice == "A"
+
+
+def test_options_repeating_the_questions_window_claim_which_way(tmp_path):
+    idx = make_index(180.0, [Event("blur", 95.0, 127.0, 1.0, 3.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "Is the segment 1:40-2:00 sharper or softer than 0:30-0:45?",
+              ("1:40-2:00 is softer", "1:40-2:00 is sharper", "no difference"), tmp_path)
+    assert ans.choice == "A", ans.answer
+    ans = ask(idx, "Is the second half better than the first half?",
+              ("yes, second half is better", "no, second half is worse"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_two_moments_joined_by_and_are_two_moments():
+    from agent.questions import parse_question
+    q = parse_question("Compare 0:50 and 2:20: which is worse?", (), 180.0)
+    assert [(w.start_s, w.end_s, w.point) for w in q.windows] == [(48.0, 52.0, True),
+                                                                  (138.0, 142.0, True)]
+    assert [(w.start_s, w.end_s) for w in parse_question(
+        "Is there blur between 0:50 and 2:20?", (), 180.0).windows] == [(50.0, 140.0)]

@@ -15,7 +15,7 @@ from agent.brains.local.common import (
     yes_no,
 )
 from agent.brains.local.evidence import Evidence, touching, type_hit
-from agent.brains.local.levels import grade, stretch_level
+from agent.brains.local.levels import LEVEL_NAMES, grade, stretch_level
 from agent.brains.stretches import (
     STEPWISE_RUNS,
     Stretch,
@@ -197,6 +197,10 @@ _CLEAN_CLAIM = re.compile(
     r"\b(free of|clean|without|no (?:visible |noticeable )?(?:quality )?(?:problems?|issues?|"
     r"distortions?)|broadcast|broadcast[- ]quality|air|airing|delivery|"
     r"pass(?:es)? (?:qc|quality control)|qc)\b", re.I)
+# One that asks whether it can go out as it is ("OK to publish as is?", "ship it to the
+# client?"): yes when the grade is good and no stretch is worse than mild.
+_RELEASE_CLAIM = re.compile(r"\b(publish\w*|ship|shipping|release|deliver|upload\w*|"
+                            r"sign(?:ed|ing)? off|as[\s-]+is|the client|go live)\b", re.I)
 _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
                          r"decent|good|high|great|excellent|nice)\b", re.I)
 GOOD_GRADE = 3.5  # "acceptable", "good": fair-to-good or better
@@ -249,7 +253,7 @@ def judges_quality(q: Question) -> bool:
     poor?"): the overall grade answers it, whatever the kind its wording reads as."""
     return bool(q.options) and all(o.yes or o.no for o in q.options) and bool(
         _CLEAN_CLAIM.search(q.text) or _FAIR_CLAIM.search(q.text)
-        or _POOR_CLAIM.search(q.text))
+        or _POOR_CLAIM.search(q.text) or _RELEASE_CLAIM.search(q.text))
 
 
 # School grades as options ("A", "B+", "C", "D", "F") and the 1-5 grade each stands for
@@ -272,7 +276,11 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     clean_claim = bool(_CLEAN_CLAIM.search(q.text))
     poor = None if clean_claim else _POOR_CLAIM.search(q.text)
     fair_claim = not clean_claim and not poor and bool(_FAIR_CLAIM.search(q.text))
-    truth = (not found) if clean_claim else g >= GOOD_GRADE if fair_claim else (
+    release = not clean_claim and not poor and bool(_RELEASE_CLAIM.search(q.text))
+    fair_claim = fair_claim or release
+    truth = (not found) if clean_claim else (
+        g >= GOOD_GRADE and max((stretch_level(st) for st in found), default=0.0) < 2.0
+    ) if release else g >= GOOD_GRADE if fair_claim else (
         g < (GOOD_GRADE if poor.group(2) else POOR_GRADE)) if poor else bool(found)
     if clean_claim and _MOSTLY.search(q.text):  # "mostly clean": most of it unimpaired
         truth = total_s(found) < 0.5 * ctx.duration_s
@@ -297,10 +305,12 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     g = min(max(g, 1.0), 5.0)
     text = (f"Overall quality{of} is {names[int(round(g))]} ({on_scale(q.text, g, numbered)}): "
             f"{detail}.")
-    if (clean_claim or fair_claim or poor) and asks_whether(q.text):  # "would it pass QC?"
+    if (clean_claim or fair_claim or poor) and (asks_whether(q.text) or q.options and all(
+            o.yes or o.no for o in q.options)):  # "would it pass QC?", "pass or fail?"
         worst = max(found, key=lambda s: s.severity) if found else None
         text = verdict(truth, (f"{len(found)} degraded stretch(es), the worst {worst.type} at "
-                               f"{hms(worst.start_s)}. " if worst else
+                               f"{hms(worst.start_s)} "
+                               f"({LEVEL_NAMES[int(stretch_level(worst))]}). " if worst else
                                "no quality event was found. ") + text)
     return {"answer": text, "choice": choice, "confidence": 0.5,
             "segments": segments([s.to_event() for s in found])}

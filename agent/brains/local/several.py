@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from agent.brains.local.common import (
+    asks_whether,
     by_type,
     ev_line,
     segments,
@@ -27,6 +28,9 @@ from agent.context import RunContext
 from agent.questions import Question, type_name
 from agent.timefmt import hms
 from agent.times import Window
+
+_BETWEEN = re.compile(r"\bbetween\s+[^\s,?]+(?:\s+(?:s|sec|seconds|min|minutes))?\s+and\s+"
+                      r"[^\s,?]+", re.I)
 
 
 def _own_windows(q: Question) -> dict[str, Window]:
@@ -66,15 +70,17 @@ def each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                             in_question_window(q, lasting)) if e not in got]
     for evs in seen.values():
         evs.sort(key=lambda e: e["start_s"])
-    every = bool(re.search(r"\b(both|and|as well as|together with)\b", q.text, re.I)) and \
-        not re.search(r"\bor\b", q.text, re.I)
+    said = _BETWEEN.sub(" ", q.text)  # ("between 1:40 and 2:10" joins no two defects)
+    every = bool(re.search(r"\b(both|and|as well as|together with)\b", said, re.I)) and \
+        not re.search(r"\bor\b", said, re.I)
     present = all(seen.values()) if every else any(seen.values())
     span = "each in its own window" if own else where(q, ctx.duration_s)
     parts = [f"{type_name(t)}{placed.get(t, '')}: " + ("; ".join(ev_line(e) for e in evs[:3])
                                                        if evs else "none")
              for t, evs in seen.items()]
     found_types = [type_name(t) for t, evs in seen.items() if evs]
-    if every or len(seen) == 1 or any(o.yes or o.no for o in q.options):
+    whether = asks_whether(q.text) and not re.search(r"\bor\b", said, re.I)
+    if every or len(seen) == 1 or whether or any(o.yes or o.no for o in q.options):
         lead = "Yes" if present != q.absent else "No"
     else:  # "is it blurry or noisy?": which of them
         lead = (" and ".join(found_types).capitalize() if found_types else "Neither")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from agent.brains.local.common import (
@@ -79,6 +80,11 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if (both := combined_length(q, ev)) is not None:
         return both  # "the combined duration of the shake and the flicker"
     evs, data = found(q, ev, ctx.duration_s)
+    for k in range(1, len(q.types) if not evs else 0):  # "the stutter / low frame rate"
+        other = replace(q, types=[q.types[k], *q.types[:k], *q.types[k + 1:]])
+        if (alt := found(other, ev, ctx.duration_s))[0]:
+            q, (evs, data) = other, alt
+            break
     if q.window and not q.window.point:
         evs = [e for e in evs if in_window(e, q.window)] or evs
     evs = q.ranked(evs)  # "how long is the first freeze?": that one
