@@ -63,6 +63,9 @@ _ACTIVITY = re.compile(r"\b(?:before|after)\s+(?:we|i|you|they|it's|it\s+is|it\s
                        r"encoding|editing)\b|\b(?:fix\w*|rework\w*|re-?encod\w*|correct\w*|"
                        r"repair\w*|clean\w*\s+up)\s+(?:it\s+|this\s+|that\s+)?first\b", re.I)
 
+# An option saying the defect is not there at all ("there is no noise", "never", "none")
+_NONE_OPTION = re.compile(r"\b(?:no|none|never|nowhere|neither|not\s+at\s+all)\b", re.I)
+
 # One defect said to come with another: whether they overlap
 DURING = re.compile(r"\b(?:happen|happens|happened|occur|occurs|occurred|appear|appears|"
                     r"appeared|show up|shows up|come|comes|start|starts|take place|takes place|"
@@ -165,6 +168,13 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     # Options that are all times ask "when", even when the question reads "which segment".
     if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \
             and not _CUE["ranking"].search(low):
+        return "localization"
+    # "Does the noise appear in the first or in the second half? / first half / second half /
+    # there is no noise": which of the parts offered it is in
+    if len(opt_windows) >= 2 and len(named) == 1 and re.search(r"\bor\b", low) and all(
+            o in opt_windows or is_no(o) or _NONE_OPTION.search(o) for o in options) \
+            and not _CUE["ranking"].search(low) and not re.search(
+                r"\b(?:worse|better|more|less|stronger|weaker|milder)\b", low):
         return "localization"
     # "Which of these stretches ...?" over options that are all times ranks them.
     if options and len(opt_windows) == len(options) >= 2 and re.search(r"\bwhich\b", low):

@@ -360,6 +360,9 @@ def _parse(
         # "is 1:40-2:00 softer than 0:30-0:45? / 1:40-2:00 is softer / ... is sharper": the
         # options repeat the question's subject; they claim which way, not where
         opts = [replace(o, windows=[]) for o in opts]
+    offered = {(w.start_s, w.end_s) for o in opts for w in o.windows}
+    if kind == "localization" and wins and all((w.start_s, w.end_s) in offered for w in wins):
+        wins = []  # "in the first or in the second half?": the options' parts, not a scope
     return Question(
         text=text,
         kind=kind,

@@ -25,7 +25,9 @@ _ORD_BARE = re.compile(rf"\b((?:than|or|and|versus|vs\.?|with|to)\s+the\s+(?:{_O
 
 
 # "the first and the last minute": the unit said once, after the second ordinal
-_ORD_SHARED = re.compile(rf"\b({_ORD_WORD})(\s+(?:and|or|versus|vs\.?|with|to)\s+(?:the\s+)?)"
+_ORD_SHARED = re.compile(rf"\b({_ORD_WORD})(\s+(?:and|or|versus|vs\.?|with|to)\s+"
+                         r"(?:(?:in|during|at|over|en|dans|im|in\s+der)\s+)?"
+                         r"(?:(?:the|la|le|el|der|die|das)\s+)?)"
                          rf"({_ORD_WORD})\s+(minute|half|third|quarter|segment|part|section|"
                          r"hour)\b", re.I)
 

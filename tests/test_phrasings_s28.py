@@ -383,3 +383,33 @@ def test_two_moments_joined_by_and_are_two_moments():
                                                                   (138.0, 142.0, True)]
     assert [(w.start_s, w.end_s) for w in parse_question(
         "Is there blur between 0:50 and 2:20?", (), 180.0).windows] == [(50.0, 140.0)]
+
+
+def test_chinese_points_of_a_score_are_no_minutes():
+    from agent.questions import parse_question
+    q = parse_question("用1到5分给噪点的严重程度打分（5分最严重）。", ("1", "2", "3", "4", "5"), 180.0)
+    assert q.windows == [] and q.type == "noise"
+
+
+def test_chinese_first_and_last_thirty_seconds():
+    from agent.questions import parse_question
+    q = parse_question("开头30秒和结尾30秒，哪一段画质更差？", ("开头30秒", "结尾30秒", "一样"), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 30.0), (150.0, 180.0)]
+
+
+def test_german_between_which_times_is_when():
+    from agent.questions import parse_question
+    q = parse_question("Im Clip wirkt die Helligkeit irgendwann falsch (Gamma). Zwischen welchen "
+                       "Zeitpunkten?", ("0:49-1:11", "1:36-2:01", "2:30-3:00", "nirgends"), 180.0)
+    assert q.kind == "localization"
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Does the noise appear in the first or in the second half?",
+     ("first half", "second half", "there is no noise")),
+    ("¿El ruido aparece en la primera o en la segunda mitad del programa?",
+     ("primera mitad", "segunda mitad", "no hay ruido")),
+])
+def test_which_of_the_halves_offered(question, options, tmp_path):
+    idx = make_index(1800.0, [Event("noise", 1364.5, 1388.5, 0.31, 3.0, "grain", {})], fps=1.0)
+    assert ask(idx, question, options, tmp_path).choice == "B"
