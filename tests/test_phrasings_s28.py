@@ -387,13 +387,15 @@ def test_two_moments_joined_by_and_are_two_moments():
 
 def test_chinese_points_of_a_score_are_no_minutes():
     from agent.questions import parse_question
-    q = parse_question("用1到5分给噪点的严重程度打分（5分最严重）。", ("1", "2", "3", "4", "5"), 180.0)
+    q = parse_question("用1到5分给噪点的严重程度打分（5分最严重）。", ("1", "2", "3", "4", "5"),
+                       180.0)
     assert q.windows == [] and q.type == "noise"
 
 
 def test_chinese_first_and_last_thirty_seconds():
     from agent.questions import parse_question
-    q = parse_question("开头30秒和结尾30秒，哪一段画质更差？", ("开头30秒", "结尾30秒", "一样"), 180.0)
+    q = parse_question("开头30秒和结尾30秒，哪一段画质更差？", ("开头30秒", "结尾30秒", "一样"),
+                       180.0)
     assert [(w.start_s, w.end_s) for w in q.windows] == [(0.0, 30.0), (150.0, 180.0)]
 
 
