@@ -415,3 +415,38 @@ def test_german_between_which_times_is_when():
 def test_which_of_the_halves_offered(question, options, tmp_path):
     idx = make_index(1800.0, [Event("noise", 1364.5, 1388.5, 0.31, 3.0, "grain", {})], fps=1.0)
     assert ask(idx, question, options, tmp_path).choice == "B"
+
+
+def test_a_named_defects_drops_stepping_milder_say_it_gets_better(tmp_path):
+    idx = make_index(180.0, [Event("corruption", 67.2, 75.0, 0.98, 3.0, "decoder errors", {}),
+                             Event("corruption", 139.6, 150.0, 0.6, 3.0, "decoder errors", {})],
+                     fps=5.0)
+    ans = ask(idx, "Is the corruption getting worse or better over the course of the clip?",
+              ("getting worse", "getting better", "stays the same"), tmp_path)
+    assert ans.choice == "B" and "fading" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("question,options", [
+    ("There's a colour cast somewhere in the middle - is it before or after the 1-minute "
+     "mark?", ("before 1:00", "after 1:00", "no colour cast")),
+    ("Is the colour cast before or after 1:00?", ("before", "after")),
+])
+def test_a_defect_across_an_instant_lies_mostly_on_one_side(question, options, tmp_path):
+    idx = make_index(180.0, [Event("colour", 47.0, 65.0, 0.32, 3.0, "colour cast", {})],
+                     fps=5.0)
+    ans = ask(idx, question, options, tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_a_window_clean_but_for_an_events_edge_says_so(tmp_path):
+    idx = make_index(180.0, [Event("compression", 116.0, 146.0, 0.6, 3.0, "macroblocking", {})],
+                     fps=5.0)
+    ans = ask(idx, "any macroblocking artifacts in the 2nd minute?", (), tmp_path)
+    assert ans.answer.startswith("No") and "Only 4.0 s of a 30.0-s stretch" in ans.answer, \
+        ans.answer
+
+
+def test_the_worst_problem_rated_on_the_scale_asked(tmp_path):
+    idx = make_index(180.0, [Event("noise", 108.5, 146.0, 0.95, 3.0, "grain", {})], fps=5.0)
+    ans = ask(idx, "Noise severity on a 0-10 scale during its worst stretch?", (), tmp_path)
+    assert "On the 0-10 scale asked for: 10 (severe)" in ans.answer, ans.answer

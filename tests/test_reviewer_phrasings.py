@@ -145,7 +145,8 @@ def test_one_isolated_drop_is_no_trend_and_not_called_stable(tmp_path):
     ans = ask(idx, "Does the picture quality degrade toward the end of the video?",
               ["Yes", "No"], tmp_path)
     assert ans.choice == "B"
-    assert "shows no trend over the video, only an isolated drop" in ans.answer, ans.answer
+    assert "shows no overall trend over the video, only an isolated drop" in ans.answer, \
+        ans.answer
 
 
 def test_a_level_option_chosen_for_nothing_found_is_said_to_be_the_nearest(tmp_path):

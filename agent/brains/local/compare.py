@@ -14,20 +14,18 @@ from agent.brains.local.common import (
     none_option,
     option_span,
     segments,
-    spans_text,
     type_load,
     verdict,
     what,
-    where,
     yes_no,
 )
 from agent.brains.local.durations import SHORTER, compare_durations, length_difference
-from agent.brains.local.evidence import Evidence, found, in_window, window_args
+from agent.brains.local.evidence import Evidence, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level, type_grade
-from agent.brains.local.locate import free_answer
 from agent.brains.local.ranking import RANK, rank_events, rank_types
 from agent.brains.local.statements import SAME_OPTION, compare_found, ranked_found
+from agent.brains.local.worst import worst_moment
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
@@ -188,31 +186,6 @@ _START_END = re.compile(r"\b(?:their\s+|the\s+)?start(?:ing)?\s+and\s+end(?:ing)
 # "Where's the worst part?": one stretch asked for, not parts to compare
 _ONE_PART = re.compile(r"\b(?:the\s+)?(?:worst|best|cleanest|weakest|most\s+\w+)\s+(?:part|section|"
                        r"segment|stretch|moment|scene|shot|passage|bit)\b", re.I)
-
-
-def worst_moment(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
-    """The single worst degraded stretch (of the named type, if any), when the question
-    names no parts to compare; the clean stretches when it asks for the best."""
-    evs, _ = found(q, ev, ctx.duration_s)
-    lasting, brief = split_lasting(evs)
-    pool = lasting or brief
-    if q.least:
-        return free_answer(q, pool, ctx)
-    if not pool:
-        name = what(q)
-        return {"answer": f"No {name} {agree(name, 'was', 'were')} detected "
-                          f"{where(q, ctx.duration_s)}, so there is no worst moment.",
-                "choice": none_option(q), "segments": [], "confidence": 0.6}
-    worst = max(pool, key=lambda e: (e["severity"], e["end_s"] - e["start_s"]))
-    name = TYPE_NAMES.get(worst["type"], worst["type"])
-    others = [e for e in pool if e is not worst]
-    text = (f"The worst moment is {hms(worst['start_s'])}-{hms(worst['end_s'])}: {name}"
-            + (f" ({worst['subtype']})" if worst.get("subtype")
-               and worst["subtype"] not in name else "")
-            + f", severity {worst['severity']:.2f}."
-            + (f" Other degraded stretches: {spans_text(others)}." if others else ""))
-    return {"answer": text, "choice": None, "segments": segments([worst]),
-            "confidence": 0.7}
 
 
 def compare_ranked(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:

@@ -113,13 +113,18 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         way = stepwise(found, runs=2, same_type=False) or by_level(found)
         lean = f", its drops growing {'worse' if way == 'degrading' else 'milder'} in turn" \
             if way else ""
-        if q.options and choice is None:  # asked worse / better / the same
+        if way and q.types:
+            # of one named distortion ("does the blur get worse over time?", "is the
+            # corruption getting worse or better?"), drops stepping one way say which
+            measured = way
+            if q.options:
+                choice = next((o.letter for o in q.options if o.trend == way), None) if \
+                    trended or not claimed else yes_no(q, claimed == way)
+        elif q.options and choice is None:  # asked worse / better / the same
             choice = next((o.letter for o in q.options if o.trend == (way or "stable")),
                           None)
-        elif way and claimed == way and (_EACH_TIME.search(q.text) or q.types):
-            # "does it get stronger each time it appears?", "does the blur get worse over
-            # time?": of one named distortion, the drops say
-            measured = way
+        elif way and claimed == way and _EACH_TIME.search(q.text):
+            measured = way  # "does it get stronger each time it appears?": the drops say
             choice = yes_no(q, True) if q.options else None
     subject = type_name(q.type) if q.types else "quality"
     # said of a distortion, its own course: it grows as the picture degrades
@@ -127,8 +132,9 @@ def trend(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         measured, measured) if q.types else measured
     said = f"{agree(subject, 'is', 'are')} {state} over the video"
     if measured == "stable" and found:  # not "stable" beside a part impaired 0.85
-        said = (f"{agree(subject, 'shows', 'show')} no trend over the video, only "
+        said = (f"{agree(subject, 'shows', 'show')} no overall trend over the video, only "
                 + ("an isolated drop" if len(found) == 1 else "isolated drops"))
+        lean = lean.replace(", its drops growing", ", though they grow")
     text = (f"The {subject} {said}{lean}: "
             "impairment by part "
             + ", ".join(f"{p:.2f}" for p in prof) + " (0 clean .. 1 severe, in order); "

@@ -322,14 +322,23 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 
 
 def nearest_note(q: Question, ev: Evidence) -> str:
-    """For a window found clean: where the nearest lasting event of the asked type is, when
-    there is one elsewhere ("at the end?" of a video degraded just before its end)."""
+    """For a window found clean: a lasting event of the asked type only running over its edge,
+    or where the nearest one is, when there is one elsewhere ("at the end?" of a video
+    degraded just before its end)."""
     w = q.window
     if w is None:
         return ""
     lasting, _ = split_lasting(ev.all_events())
-    outside = [e for e in lasting if (q.type is None or e["type"] == q.type)
-               and (e["end_s"] <= w.start_s or e["start_s"] >= w.end_s)]
+    mine = [e for e in lasting if q.type is None or e["type"] == q.type]
+    edge = [e for e in mine if e["end_s"] > w.start_s and e["start_s"] < w.end_s]
+    if edge:  # one only running over the window's edge: most of it lies outside
+        e = edge[0]
+        inside = min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s)
+        name = type_name(e["type"])
+        return (f" Only {inside:.1f} s of a {e['end_s'] - e['start_s']:.1f}-s stretch of {name} "
+                f"({hms(e['start_s'])}-{hms(e['end_s'])}, severity {e['severity']:.2f}) fall "
+                "inside the window.")
+    outside = [e for e in mine if e["end_s"] <= w.start_s or e["start_s"] >= w.end_s]
     if not outside:
         return ""
     def gap(e: dict[str, Any]) -> float:

@@ -91,6 +91,13 @@ def temporal_relation(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, A
         if q.options and any(o.yes or o.no for o in q.options) and asked:
             return {"answer": text, "segments": segments(tl.events), "confidence": 0.7,
                     "choice": yes_no(q, side == asked)}  # "is it before the 1:30 mark?"
+        if side == "both":  # across the instant: the side most of it lies on
+            t = (w.start_s + w.end_s) / 2
+            spans = tl.spans(ts[0])
+            early = sum(max(0.0, min(y, t) - x) for x, y in spans)
+            late = sum(max(0.0, y - max(x, t)) for x, y in spans)
+            side = "before" if early >= late else "after"
+            text += f" Most of it ({max(early, late):.0f} of {early + late:.0f} s) lies {side}."
         if q.options and side and not any(o.yes or o.no for o in q.options):
             choice_ = next((o.letter for o in q.options
                             if re.search(rf"\b{side}\b", o.text, re.I)), None)
