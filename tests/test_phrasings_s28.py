@@ -450,3 +450,20 @@ def test_the_worst_problem_rated_on_the_scale_asked(tmp_path):
     idx = make_index(180.0, [Event("noise", 108.5, 146.0, 0.95, 3.0, "grain", {})], fps=5.0)
     ans = ask(idx, "Noise severity on a 0-10 scale during its worst stretch?", (), tmp_path)
     assert "On the 0-10 scale asked for: 10 (severe)" in ans.answer, ans.answer
+
+
+def test_compared_moments_say_what_is_there_and_why(tmp_path):
+    idx = make_index(180.0, [Event("blur", 39.0, 69.0, 0.8, 3.0, "softness", {}),
+                             Event("exposure", 133.0, 153.0, 0.4, 3.0, "low contrast", {})],
+                     fps=5.0)
+    ans = ask(idx, "Compare 0:50 and 2:20: which frame would a viewer consider worse, and why?",
+              (), tmp_path)
+    assert "00:00:48.0-00:00:52.0: blur" in ans.answer and "exposure problems" in ans.answer
+    assert "Blur: fine detail" in ans.answer, ans.answer
+
+
+def test_ranked_from_the_mildest_up_to_the_worst(tmp_path):
+    idx = make_index(180.0, [Event("blur", 39.0, 69.0, 1.0, 3.0, "softness", {}),
+                             Event("noise", 100.0, 120.0, 0.5, 3.0, "grain", {})], fps=5.0)
+    ans = ask(idx, "Rank the problems, going up to the worst.", (), tmp_path)
+    assert ans.answer.index("noise") < ans.answer.index("blur"), ans.answer

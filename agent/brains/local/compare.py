@@ -28,11 +28,19 @@ from agent.brains.local.statements import SAME_OPTION, compare_found, ranked_fou
 from agent.brains.local.worst import worst_moment
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
-from agent.distortions import TYPE_NAMES
+from agent.distortions import TYPE_NAMES, why
 from agent.kinds import DIFFERENCE
 from agent.questions import Mention, Question, Window, back_reference, rank_event
 from agent.timefmt import hms
 from agent.times import unit_length, unit_windows
+
+_WHY = re.compile(r"\bwhy\b", re.I)
+
+
+def _what_there(w: dict[str, Any]) -> str:
+    """The types of a compared window's events, in words ("blur, noise, ")."""
+    names = dict.fromkeys(TYPE_NAMES.get(e["type"], e["type"]) for e in w.get("events", []))
+    return ", ".join(names) + ", " if names else ""
 
 
 def typed_windows(q: Question) -> list[tuple[Mention, Window]]:
@@ -149,11 +157,17 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                 "differ measurably.")
         return {"answer": text, "choice": choice or none_option(q), "confidence": 0.3}
     desc = "; ".join(
-        f"{hms(w['start_s'])}-{hms(w['end_s'])}: worst severity {w['worst_severity']:.2f}, "
-        f"quality {w['quality']:.0f}" for w in wins[:6])
+        f"{hms(w['start_s'])}-{hms(w['end_s'])}: {_what_there(w)}worst severity "
+        f"{w['worst_severity']:.2f}, quality {w['quality']:.0f}" for w in wins[:6])
     label = "least" if q.least else "most"
     text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
             f"({desc}).") if pick else "No windows to compare."
+    if pick and same:
+        text = f"The compared windows are alike ({desc})."
+    if pick and _WHY.search(q.text) and pick.get("events"):
+        top = max(pick["events"], key=lambda e: e["severity"])
+        text += f" {TYPE_NAMES.get(top['type'], top['type']).capitalize()}: " \
+                f"{why(top['type'], top.get('subtype') or '')}."
     if pick and RANK.search(q.text) and len(order) >= 2:  # "rank these windows, best first"
         best_first = bool(re.search(r"\bfrom (?:the )?(?:best|cleanest|least|mildest)\b|"
                                     r"\bbest first\b", q.text, re.I))

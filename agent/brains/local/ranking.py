@@ -30,7 +30,7 @@ def rank_types(q: Question, ev: Evidence) -> dict[str, Any]:
                 "choice": None, "segments": [], "confidence": 0.5}
     grade, load = type_grade(pool), type_load(pool)
     order = sorted(grade, key=lambda t: (grade[t], load.get(t, 0.0)), reverse=True)
-    mild_first = bool(re.search(MILD_FIRST, q.text, re.I))
+    mild_first = bool(re.search(MILD_FIRST, q.text, re.I) or _TO_WORST.search(q.text))
     if mild_first:
         order.reverse()
     parts = []
@@ -67,4 +67,4 @@ def rank_events(q: Question, ev: Evidence, etype: str) -> dict[str, Any]:
 
 
 # "... from mildest to strongest", "... up to the worst": the mildest first
-_TO_WORST = re.compile(r"to (?:the )?(?:strongest|worst|most severe|heaviest|severest)", re.I)
+_TO_WORST = re.compile(r"\bto (?:the )?(?:strongest|worst|most severe|heaviest|severest)\b", re.I)
