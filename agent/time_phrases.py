@@ -146,6 +146,7 @@ _DECIMAL_MINUTE = re.compile(r"\b(?:the\s+)?minute\s+(\d+\.\d+)\b", re.I)
 # "before minute 2", "from minute 2 on": a bound said as a minute is its mark (2:00), not
 # the second minute
 _MINUTE_BOUND = re.compile(r"\b(before|after|until|till|since|by|up\s+to|prior\s+to|past|"
+                           r"around|about|near|approximately|roughly|at|"
                            r"from(?=\s+(?:the\s+)?(?:minute|min)\.?\s+\d+\s+(?:on|onwards?|"
                            r"forwards?)\b))\s+(?:(?:the|la|le|el|der|die|dem|den)\s+)?"
                            r"(?:minute|min)\.?\s+(\d+)\b(?![:.]\d)", re.I)
@@ -184,16 +185,19 @@ _AND_A_HALF = re.compile(rf"\b(?:(an?|one|{_SPELT}|\d+)\s+)?(minutes?|hours?)\s+
                          r"\bhalf(?:\s+an?|-|\s+)(minute|hour)\b", re.I)
 
 
+_QUARTER_HOUR = re.compile(r"\b(?:a\s+)?quarter(?:\s+of\s+an|-)?\s*hour\b", re.I)
+
+
 def _halves(text: str) -> str:
     """"the first minute and a half" as "the first 1.5 minutes", "half a minute" as "0.5
-    minutes"."""
+    minutes", "the last quarter hour" as "the last 15 minutes"."""
     def said(m: re.Match) -> str:
         if m.group(5):
             return f"0.5 {m.group(5)}s"
         count, unit = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
         n = 1.0 if not count or count.lower() in ("a", "an") else amount(count) or 1.0
         return f"{n + 0.5:g} {unit.rstrip('s')}s"
-    return _AND_A_HALF.sub(said, text)
+    return _AND_A_HALF.sub(said, _QUARTER_HOUR.sub("15 minutes", text))
 
 
 # "does the blur last 90 seconds?": the verb, an amount of time, not the video's last part

@@ -216,7 +216,8 @@ def windows(
 
     # 4. "minutes 10 to 15", "the 3rd minute", "minute 3", "the 15th minute", "the second hour"
     minute = re.compile(
-        r"\b(?:from\s+)?minutes?\s+(\d+)\s*(?:-|–|to|and|through|till|until)\s*(?:minute\s+)?"
+        r"\b(?:from\s+)?(?:minutes?|mins?\.?)\s+(\d+)\s*(?:-|–|to|and|through|till|until)\s*"
+        r"(?:(?:minute|min)\.?\s+)?"
         r"(\d+)\b|\b(?:the\s+)?(\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|"
         r"seventh|eighth|ninth|tenth)\s+(minute|hour)\b(?!s)|(?<!\d\s)(?<!\d)\b(minute|hour)\s+"
         r"(\d+)\b", re.IGNORECASE)
