@@ -16,8 +16,8 @@ from agent.time_units import NUM
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # an amount of time: a number and its unit, not a clock time ("1:20") or a frame
-_AMOUNT = re.compile(rf"\b{NUM}\s*-?\s*(?:seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b",
-                     re.I)
+_AMOUNT = re.compile(rf"\b{NUM}\s*-?\s*(?:seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b"
+                     r"(?!\s+(?:in|into)\b)", re.I)  # ("42 seconds in" is a moment)
 
 
 def _blank(m: re.Match) -> str:

@@ -182,7 +182,10 @@ def _verb_edges(text: str) -> str:
 # "a minute and a half", "two and a half minutes", "half a minute": halves said in words
 _AND_A_HALF = re.compile(rf"\b(?:(an?|one|{_SPELT}|\d+)\s+)?(minutes?|hours?)\s+and\s+a\s+half\b|"
                          rf"\b({_SPELT}|\d+)\s+and\s+a\s+half\s+(minutes?|hours?)\b|"
-                         r"\bhalf(?:\s+an?|-|\s+)(minute|hour)\b", re.I)
+                         r"\bhalf(?:\s+an?|-|\s+)(minute|hour)\b(?![\s-]+(?:long\s+)?"
+                         r"(?:recording|video|clip|programme|program|show|episode|film|movie|"
+                         r"stream|broadcast|tape|file|session|interview|lecture|webinar|match|"
+                         r"game|documentary|footage|edit|cut|version)s?\b)", re.I)
 
 
 _QUARTER_HOUR = re.compile(r"\b(?:a\s+)?quarter(?:\s+of\s+an|-)?\s*hour\b", re.I)

@@ -35,6 +35,14 @@ def _part(m: re.Match) -> str:
     return "start" if w in _STARTS else "middle" if w == "middle" else "end"
 
 
+# a length said of the recording itself ("a 30 min programme", "this 3-minute clip")
+_MEDIA_AFTER = re.compile(r"[\s-]+(?:long\s+)?(?:recording|video|clip|programme|program|show|"
+                          r"episode|film|movie|stream|broadcast|tape|file|session|interview|"
+                          r"lecture|webinar|documentary|footage|edit|version)s?\b", re.I)
+
+# "between roughly 1:30 and about 2:50": the hedge before a time of a range
+_ABOUT = r"(?:about|around|roughly|approximately|approx\.?|circa|ca\.|some|~)"
+
 # A window said as one side of an instant ("after 1:00", "up to 0:45"): a time, not an order.
 # "shortly before the end", "just after the start": the video's edge, a window near it
 _NEAR_EDGE = (r"\b(?:shortly|just|right|soon|immediately)\s+(?:before\s+the\s+(?:end|ending|close|"
@@ -105,8 +113,8 @@ def windows(
         if a is not None and b is not None and b > a and free(m):
             add(m, a, b, m.group(0))
     rng = re.compile(
-        rf"(between\s+|from\s+)?({_TIME}|{_NUM})\s*(-|–|—|~|to|and|until|till|through)\s*"
-        rf"({_TIME}|{_NUM})(\s*(?:seconds?|secs?|s|minutes?|mins?)\b)?",
+        rf"(between\s+|from\s+)?(?:{_ABOUT}\s+)?({_TIME}|{_NUM})\s*(-|–|—|~|to|and|until|till|"
+        rf"through)\s*(?:{_ABOUT}\s+)?({_TIME}|{_NUM})(\s*(?:seconds?|secs?|s|minutes?|mins?)\b)?",
         re.IGNORECASE,
     )
     for m in rng.finditer(text):
@@ -370,12 +378,16 @@ def windows(
         if t is None:
             continue
         before = text[max(0, m.start() - 14) : m.start()].lower()
-        if re.search(r"(last|lasts|lasting|for|about|approximately|roughly|over|under|than|"
-                     r"least|most|exceeding|of)\s*$", before) and not re.search(
-                r"\b(at|around|near)\s+(?:(?:about|approximately|roughly|around|some)\s+)?$",
-                before):
+        into = re.match(r"\s+(?:in|into)\b(?!\s+(?:total|all|sum|length|duration|a\s+row)\b)",
+                        text[m.end():], re.I)  # "about 42 seconds in": a moment
+        if not into and re.search(r"(last|lasts|lasting|for|about|approximately|roughly|over|"
+                                  r"under|than|least|most|exceeding|of)\s*$", before) and not \
+                re.search(r"\b(at|around|near)\s+(?:(?:about|approximately|roughly|around|"
+                          r"some)\s+)?$", before):
             if not re.fullmatch(_CLOCK, m.group(1)):
                 continue  # "lasts about 5 seconds": a duration, not a time
+        if _MEDIA_AFTER.match(text[m.end():]):
+            continue  # "this 30 min programme", "a 3-minute clip": its length, not a time
         mark = re.match(r"[\s-]*mark\b", text[m.end():], re.I)
         if re.search(r"\b(the|these|those|all)\s*$", before) and not re.fullmatch(
                 _CLOCK, m.group(1)) and not mark:
