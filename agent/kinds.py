@@ -63,6 +63,9 @@ _ACTIVITY = re.compile(r"\b(?:before|after)\s+(?:we|i|you|they|it's|it\s+is|it\s
                        r"encoding|editing)\b|\b(?:fix\w*|rework\w*|re-?encod\w*|correct\w*|"
                        r"repair\w*|clean\w*\s+up)\s+(?:it\s+|this\s+|that\s+)?first\b", re.I)
 
+# An option that is a level said with "not" ("not severe", "not too bad")
+_NOT_LEVEL = re.compile(r"^\s*not\s+(?:very\s+|too\s+|so\s+|that\s+)?[\w-]+\s*$", re.I)
+
 # An option saying the defect is not there at all ("there is no noise", "never", "none")
 _NONE_OPTION = re.compile(r"\b(?:no|none|never|nowhere|neither|not\s+at\s+all)\b", re.I)
 
@@ -181,7 +184,12 @@ def kind_of(q: str, options: Sequence[str]) -> str:
         return "comparison"
     if grows(low):
         return "trend"
-    levelled = sum(has_level(o) and not is_yes(o) and not is_no(o) for o in options)
+    levelled = sum(has_level(o) and (not is_yes(o) and not is_no(o) or bool(_NOT_LEVEL.match(o)))
+                   for o in options)  # ("not severe" is a level, not a no)
+    if levelled and levelled < max(2, len(options) - 1) and sum(
+            has_level(o) or parse_option("A", o, 0.0).grade is not None for o in options) \
+            >= max(2, len(options) - 1) and named:
+        levelled = len(options)  # "not severe / fair / very severe": levels beside a grade
     # "more severe / less severe / the same" set two things against each other: no level
     comparative = sum(bool(_COMPARATIVE.search(o)) for o in options)
     if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(

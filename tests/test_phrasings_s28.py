@@ -467,3 +467,48 @@ def test_ranked_from_the_mildest_up_to_the_worst(tmp_path):
                              Event("noise", 100.0, 120.0, 0.5, 3.0, "grain", {})], fps=5.0)
     ans = ask(idx, "Rank the problems, going up to the worst.", (), tmp_path)
     assert ans.answer.index("noise") < ans.answer.index("blur"), ans.answer
+
+
+@pytest.mark.parametrize("question,window", [
+    ("Y a-t-il de la pixellisation entre la minute 1 et la minute 2 ?", (60.0, 120.0)),
+    ("Dans les 20 premières secondes, y a-t-il du flou ?", (0.0, 20.0)),
+    ("Gibt es Rauschen in der ersten halben Minute?", (0.0, 30.0)),
+    ("¿Hay ruido del minuto 2 al 2:50?", (120.0, 170.0)),
+])
+def test_windows_said_in_other_languages(question, window):
+    from agent.questions import parse_question
+    q = parse_question(question, (), 180.0)
+    assert [(w.start_s, w.end_s) for w in q.windows] == [window]
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Können wir das Video so an den Kunden rausgeben?", ("Ja, passt", "Nein")),
+    ("Est-ce bon pour diffusion ?", ("oui", "non")),
+    ("¿Lo podemos subir a YouTube así?", ("sí", "no")),
+    ("能交付给客户吗？", ("能", "不能")),
+])
+def test_release_questions_in_other_languages(question, options, tmp_path):
+    assert ask(_flicker_and_gamma(), question, options, tmp_path).choice == "B"
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Lässt das Rauschen mit der Zeit nach?", ("Ja", "Nein")),
+    ("Le bruit diminue-t-il avec le temps ?", ("oui", "non")),
+    ("¿El ruido va a menos con el tiempo?", ("sí", "no")),
+])
+def test_subsiding_is_getting_better(question, options, tmp_path):
+    ans = ask(_noise_fading(), question, options, tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_not_severe_is_a_mild_level(tmp_path):
+    idx = make_index(180.0, [Event("blur", 140.5, 158.5, 0.98, 3.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "画面虚焦严重吗？", ("不严重", "一般", "很严重"), tmp_path)
+    assert ans.choice == "C", ans.answer
+
+
+def test_a_defect_ending_just_before_the_end_is_at_the_end(tmp_path):
+    idx = make_index(180.0, [Event("frame_drop", 127.0, 161.4, 0.8, 3.0, "frame-rate drop", {})],
+                     fps=5.0)
+    assert ask(idx, "Ruckelt es am Ende?", ("Ja", "Nein"), tmp_path).choice == "A"
+    assert ask(idx, "Is it choppy at the start?", ("yes", "no"), tmp_path).choice == "B"

@@ -137,6 +137,11 @@ def in_window(e: dict[str, Any], w: Window) -> bool:
     return inside >= IN_WINDOW_SHARE * (w.end_s - w.start_s) or inside >= IN_EVENT_SHARE * length
 
 
+def vague_part(w: Window) -> str | None:
+    """The part of the video a window named in words only is ("at the end": "end")."""
+    return part_word(w.label) if not re.search(r"\d", w.label) else None
+
+
 def in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events a yes/no question's window holds: at an instant, those covering it (with a
     1-s margin); over a window, those in it, not only running over its edge."""
@@ -144,12 +149,16 @@ def in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str,
         mid = 0.5 * (q.window.start_s + q.window.end_s)
         return [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
     if q.window:
-        # "at the beginning" is vague: a defect that starts in it is there (one that ends in
-        # "the end"), however little of it lies inside
-        part = part_word(q.window.label) if not re.search(r"\d", q.window.label) else None
-        edge = (lambda e: q.window.start_s <= e["start_s"] < q.window.end_s) if part == "start" \
-            else (lambda e: q.window.start_s < e["end_s"] <= q.window.end_s) if part == "end" \
-            else (lambda e: False)
+        # "at the beginning" is vague: a defect that starts in it, or within as long again
+        # after it, is there (one that ends in or just before "the end"; one that touches
+        # "the middle"), however little of it lies inside
+        w = q.window
+        part = vague_part(w)
+        span = w.end_s - w.start_s
+        edge = (lambda e: w.start_s <= e["start_s"] < w.end_s + span) if part == "start" \
+            else (lambda e: w.start_s - span < e["end_s"] <= w.end_s) if part == "end" \
+            else (lambda e: e["end_s"] > w.start_s and e["start_s"] < w.end_s) \
+            if part == "middle" else (lambda e: False)
         return [e for e in evs if in_window(e, q.window) or edge(e)]
     return list(evs)
 
