@@ -63,6 +63,15 @@ _ACTIVITY = re.compile(r"\b(?:before|after)\s+(?:we|i|you|they|it's|it\s+is|it\s
                        r"encoding|editing)\b|\b(?:fix\w*|rework\w*|re-?encod\w*|correct\w*|"
                        r"repair\w*|clean\w*\s+up)\s+(?:it\s+|this\s+|that\s+)?first\b", re.I)
 
+# The ends of a rating scale said in brackets: "(5 worst)", "(1 = barely visible, 5 = awful)"
+_SCALE_ANCHOR = re.compile(r"\(\s*\d+\s*(?:=|:|-|is)?\s*(?:the\s+)?(?:best|worst|most|least|"
+                           r"clean|perfect|excellent|bad|awful|severe|unwatchable)\b[^()]*\)|"
+                           r"\(\s*\d+\s*(?:=|:)[^()]*\)", re.I)
+
+# "covers more of the running time", "takes up more of the video": lengths compared
+_COVERS_MORE = re.compile(r"\b(?:covers?|takes?\s+up|fills?|occupies|spans?)\s+(?:more|less)\b",
+                          re.I)
+
 # An option that is a level said with "not" ("not severe", "not too bad")
 _NOT_LEVEL = re.compile(r"^\s*not\s+(?:very\s+|too\s+|so\s+|that\s+)?[\w-]+\s*$", re.I)
 
@@ -123,7 +132,7 @@ BY_LENGTH = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
 def kind_of(q: str, options: Sequence[str]) -> str:
     """The kind of a question already in English words (see question_kind)."""
     q = q.strip()
-    low = q.lower()
+    low = _SCALE_ANCHOR.sub(" ", q.lower())  # ("1-5 (5 worst)": a scale's ends, no ranking)
     # "after 1:00", "30 seconds before the end" name a time, not an order
     ordered = _ACTIVITY.sub(" ", BEFORE_END.sub(" ", SIDE_OF_TIME.sub(" ", low)))
     named = {m.type for m in distortions(q)}  # the distortion types the question names
@@ -184,6 +193,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
         return "comparison"
     if grows(low):
         return "trend"
+    if _COVERS_MORE.search(low) and options:
+        return "comparison"  # "which of the two problems covers more of the running time?"
     levelled = sum(has_level(o) and (not is_yes(o) and not is_no(o) or bool(_NOT_LEVEL.match(o)))
                    for o in options)  # ("not severe" is a level, not a no)
     if levelled and levelled < max(2, len(options) - 1) and sum(

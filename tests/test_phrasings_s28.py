@@ -512,3 +512,53 @@ def test_a_defect_ending_just_before_the_end_is_at_the_end(tmp_path):
                      fps=5.0)
     assert ask(idx, "Ruckelt es am Ende?", ("Ja", "Nein"), tmp_path).choice == "A"
     assert ask(idx, "Is it choppy at the start?", ("yes", "no"), tmp_path).choice == "B"
+
+
+def test_mild_in_an_is_there_question_describes_not_claims(tmp_path):
+    idx = make_index(180.0, [Event("compression", 111.0, 143.0, 0.7, 3.0, "blocking", {})],
+                     fps=5.0)
+    ans = ask(idx, "Is there mild JPEG-type compression somewhere in the second half?",
+              ("yes", "no"), tmp_path)
+    assert ans.choice == "A", ans.answer
+    assert ask(idx, "Is the compression mild?", ("yes", "no"), tmp_path).choice == "B"
+
+
+def test_x_then_y_options_are_an_order(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 20.0, 40.0, 0.7, 3.0, "too bright", {}),
+                             Event("blur", 100.0, 130.0, 0.7, 3.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "Order of events?", ("blur then gamma", "gamma then blur"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("Localise the blur.", "localization"),
+    ("Localize the noise in time.", "localization"),
+    ("Temporal grounding: flicker", "localization"),
+    ("flicker start time?", "localization"),
+    ("blur 0:43-1:08 — what level would you give it, 1-5 (5 worst)?", "severity"),
+    ("go/no-go for broadcast?", "overall"),
+])
+def test_terse_and_benchmark_shapes(question, kind):
+    from agent.kinds import question_kind
+    assert question_kind(question) == kind
+
+
+def test_covering_more_of_the_running_time_compares_lengths(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 13.5, 46.5, 0.3, 3.0, "too dark", {}),
+                             Event("noise", 141.0, 170.5, 0.86, 3.0, "grain", {})], fps=5.0)
+    ans = ask(idx, "Which of the two problems covers more of the running time?",
+              ("the dark section", "the noisy section"), tmp_path)
+    assert ans.choice == "A", ans.answer
+
+
+def test_really_dark_is_too_dark():
+    from agent.questions import parse_question
+    q = parse_question("the picture gets really dark for a bit. when?", (), 180.0)
+    assert (q.type, q.subtype, q.kind) == ("exposure", "too dark", "localization")
+
+
+def test_colour_options_are_told_apart_by_which_way_saturation_goes(tmp_path):
+    idx = make_index(180.0, [Event("colour", 53.0, 75.4, 0.71, 3.0, "oversaturation", {})],
+                     fps=5.0)
+    opts = ("washed out, desaturated", "too vivid, oversaturated", "normal", "tinted green")
+    assert ask(idx, "In 0:53-1:15 the colours look...", opts, tmp_path).choice == "B"

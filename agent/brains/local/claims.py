@@ -198,6 +198,11 @@ _LEVEL_CLAIM = re.compile(r"\b(?:(mild|slight|minor|subtle|faint|barely (?:notic
                           r"(severe|serious|strong|heavy|major|extreme|bad))\b", re.I)
 
 
+# "Is there ...?", "any ...?": a question whether a defect is there at all
+_EXISTS = re.compile(r"\b(?:is|are)\s+there\b|\bany\b|\bdo\s+you\s+see\b|\bcan\s+you\s+see\b",
+                     re.I)
+
+
 def level_claim(q: Question, evs: list[dict[str, Any]]) -> tuple[str, bool] | None:
     """For a yes/no question that claims a level ("is the noise mild?", "would you call the
     dark part severe?"): the verdict on the measured level in words, and whether the claim
@@ -207,6 +212,10 @@ def level_claim(q: Question, evs: list[dict[str, Any]]) -> tuple[str, bool] | No
         return None
     m = _LEVEL_CLAIM.search(q.text)
     if not m:
+        return None
+    if m.group(1) and _EXISTS.search(q.text) and q.types and m.start() < q.types[0].pos:
+        # "is there mild compression in the second half?": whether it is there at all (a
+        # stronger one is there too); "is there heavy compression?" still claims its level
         return None
     worst = max(e["severity"] for e in evs)
     word = level_word(worst, events_level(evs))

@@ -159,6 +159,15 @@ def none_option(q: Question) -> str | None:
     return None
 
 
+# The saturation words of an option, by the way they go (an option's "saturation" subtype
+# names either)
+_WAYS = {"oversaturation": re.compile(r"\b(?:over|too\s+(?:vivid|saturated|colou?rful)|vivid|"
+                                      r"garish|neon|gaudy|oversaturat\w*|over-saturat\w*)", re.I),
+         "desaturation": re.compile(r"\b(?:desaturat\w*|under-?saturat\w*|washed|faded|muted|"
+                                    r"dull|drained|grey|gray|colou?rless|pale|black[- ]and[- ]"
+                                    r"white|monochrome)", re.I)}
+
+
 def by_type(q: Question, type_weights: dict[str, float],
             subtypes: dict[str, str] | None = None) -> tuple[str | None, float]:
     """The option naming the heaviest type, and a confidence. An option's words answer for
@@ -176,6 +185,8 @@ def by_type(q: Question, type_weights: dict[str, float],
             continue
         measured = (subtypes or {}).get(m.type, "")
         rank = 0 if not (measured and m.subtype) else 1 if measured == m.subtype else -1
+        if measured in _WAYS and m.subtype == "saturation":  # which way: "too vivid" or "dull"
+            rank = 1 if _WAYS[measured].search(o.text) else -1
         if (w, rank) > best_key:
             best, best_key = o.letter, (w, rank)
     total = sum(type_weights.values()) or 1.0

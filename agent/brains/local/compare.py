@@ -184,7 +184,8 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
 
 
 # "Is the dark part longer than the noisy part?": time, not severity, is compared.
-_LENGTH = re.compile(r"\b(longer|shorter|lasts? longer|more time|less time)\b", re.I)
+_LENGTH = re.compile(r"\b(longer|shorter|lasts? longer|more time|less time|(?:covers?|takes?\s+up|"
+                     r"fills?|occupies|spans?)\s+(?:more|less))\b", re.I)
 
 
 # Parts a comparison can set against each other; without any it asks for a moment.

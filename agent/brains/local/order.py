@@ -383,8 +383,8 @@ def pair_claim(low: str, a: str, b: str, tl: Timeline) -> bool | None:
     if m := _NEXT_TO.search(low):  # "does the noise start right after the blocking ends?"
         gap = pair_gap(tl, b, a) if m.group(1) == "after" else pair_gap(tl, a, b)
         return gap is not None and gap <= NEXT_TO_S
-    if re.search(r"\b(followed|succeeded|trailed)\s+by\b", low):  # "A followed by B"
-        return fa < fb
+    if re.search(r"\b(followed|succeeded|trailed)\s+by\b|\bthen\b|->|→", low):
+        return fa < fb  # "A followed by B", "A then B"
     if re.search(r"\bpreceded\s+by\b", low):  # "A preceded by B": B first
         return fa > fb
     if re.search(r"\b(before|precede\w*|earlier|first)\b", low):
