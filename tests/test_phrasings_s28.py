@@ -562,3 +562,51 @@ def test_colour_options_are_told_apart_by_which_way_saturation_goes(tmp_path):
                      fps=5.0)
     opts = ("washed out, desaturated", "too vivid, oversaturated", "normal", "tinted green")
     assert ask(idx, "In 0:53-1:15 the colours look...", opts, tmp_path).choice == "B"
+
+
+@pytest.mark.parametrize("question,etype", [
+    ("Wann tritt die Weichzeichnung auf?", "blur"), ("Gibt es Wackler im Video?", "jitter"),
+    ("Y a-t-il des halos ?", "sharpening"), ("画面颗粒感重吗？", "noise"),
+    ("画面什么时候变糊？", "blur"), ("Est-ce que ça rame ?", "stutter"),
+    ("¿Se queda pillado el vídeo?", "freeze"), ("¿Hay efecto peine?", "interlace"),
+])
+def test_picture_words_of_other_languages(question, etype):
+    from agent.questions import parse_question
+    assert parse_question(question, (), 180.0).type == etype
+
+
+@pytest.mark.parametrize("question,options", [
+    ("¿Cuántas veces parpadea la imagen?", ("una", "dos", "tres")),
+    ("Combien de fois l'image se fige ?", ("une", "deux", "trois")),
+    ("Wie oft friert das Bild ein?", ("eins", "zwei", "drei")),
+])
+def test_a_bare_one_option_is_the_count_one(question, options):
+    from agent.questions import parse_question
+    assert parse_question(question, options, 180.0).options[0].numbers == [1]
+
+
+def test_options_saying_which_type_is_stronger(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 18.6, 46.6, 1.0, 3.0, "too bright", {}),
+                             Event("blur", 145.6, 171.7, 0.45, 3.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "Is the blur at the end stronger or weaker than the overexposure at the "
+              "start?", ("blur is stronger", "overexposure is stronger", "about the same"),
+              tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_the_other_type_compared_is_named_too(tmp_path):
+    idx = make_index(180.0, [Event("frame_drop", 31.0, 44.2, 0.8, 3.0, "frame-rate drop", {}),
+                             Event("blur", 114.5, 142.0, 0.57, 3.0, "softness", {})], fps=5.0)
+    ans = ask(idx, "Compare the frame-rate drop and the out-of-focus part: which one is worse?",
+              ("frame-rate drop", "blur", "equal"), tmp_path)
+    assert "frame drops" in ans.answer and "blur" in ans.answer, ans.answer
+
+
+def test_which_of_two_stretches_is_longer_over_options(tmp_path):
+    idx = make_index(180.0, [Event("corruption", 28.8, 35.5, 0.9, 3.0, "decoder errors", {}),
+                             Event("corruption", 120.0, 131.5, 0.9, 3.0, "decoder errors", {})],
+                     fps=5.0)
+    ans = ask(idx, "Are the two glitch bursts the same length?",
+              ("yes, roughly", "no, the first is much longer", "no, the second is much longer"),
+              tmp_path)
+    assert ans.choice == "C", ans.answer

@@ -260,6 +260,11 @@ _AS_AS = re.compile(r"\bas\s+(?:strong|bad|severe|noticeable|visible|serious|hea
                     r"annoying|disturbing)\s+as\b", re.I)
 
 
+_MORE_WORD = re.compile(r"\b(?:stronger|worse|more|heavier|bigger|greater|harsher|"
+                        r"more\s+severe|more\s+visible|more\s+noticeable)\b", re.I)
+_LESS_WORD = re.compile(r"\b(?:weaker|milder|less|lighter|smaller)\b", re.I)
+
+
 def compare_types(q: Question, ev: Evidence,
                   types: list[str] | None = None) -> dict[str, Any]:
     """Options (or the question) naming distortion types: the one whose lasting events are
@@ -285,6 +290,12 @@ def compare_types(q: Question, ev: Evidence,
     else:
         choice, conf = by_type(q, load)
     top = max(load, key=load.get) if any(load.values()) else None
+    said = [(o, o.types[0].type, bool(_MORE_WORD.search(o.text)), bool(_LESS_WORD.search(o.text)))
+            for o in q.options if o.types]
+    if top and len(said) >= 2 and all(more != less for _, _, more, less in said):
+        # "blur is stronger / overexposure is stronger / about the same": each option says
+        # which way one type goes
+        choice = next((o.letter for o, t, more, _ in said if (t == top) == more), choice)
     tie = types and top is not None and len(types) >= 2 and \
         abs(grade[types[0]] - grade[types[1]]) < 1e-6
     if types and choice is None and _AS_AS.search(q.text):  # "as strong as the noise?"
@@ -304,17 +315,18 @@ def compare_types(q: Question, ev: Evidence,
     text = ("The most severe distortion is " + TYPE_NAMES.get(top, top)
             + f" ({level_word(worst, events_level(tops))}, severity {worst:.2f})."
             if top else "No distortion was detected, so none is more severe.")
-    if types and top:  # the other named types' worst, beside it
+    if (types or len(named) >= 2) and top:  # the other named types' worst, beside it
         # each with its level word: raw severities do not compare across detectors, so a
         # bare "reaches 0.69" beside a "severe 0.59" would read as a contradiction
         rest = [(TYPE_NAMES.get(t, t), max((e["severity"] for e in pool if e["type"] == t),
                                            default=0.0),
-                 events_level([e for e in pool if e["type"] == t])) for t in types if t != top]
+                 events_level([e for e in pool if e["type"] == t]))
+                for t in (types or sorted(named)) if t != top]
         text += "".join(f" The {n} {agree(n, 'is', 'are')} {level_word(s_, lv)} at "
                         f"{agree(n, 'its', 'their')} worst (severity {s_:.2f} on "
                         f"{agree(n, 'its', 'their')} detector's own scale)." if s_ else
                         f" No {n} {agree(n, 'was', 'were')} detected." for n, s_, lv in rest)
-        if not q.options and asks_whether(q.text):  # "is the noise heavier than the blur?"
+        if types and not q.options and asks_whether(q.text):  # "is the noise heavier ...?"
             holds = (top == claim_subject(q, types)) != claims_less(q.text)
             text = verdict(holds, text)
     if q.least and top and len(named) >= 2 and not asks_whether(q.text):

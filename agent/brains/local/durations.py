@@ -129,8 +129,21 @@ def _alike(q: Question, ev: Evidence, asked: re.Pattern, judged, words: tuple[st
     text = (f"{'Yes' if holds else 'No'}: the {len(evs)} {type_name(evs[0]['type'])} stretches "
             f"{verb} {', '.join(said)}, " + (alike if same else unlike) + " "
             + "; ".join(_line(e) for e in evs[:5]) + ".")
-    return {"answer": text, "choice": yes_no(q, holds), "segments": segments(evs),
+    choice = yes_no(q, holds)
+    nth = [(o, _NTH_LONGER.search(o.text)) for o in q.options]
+    if not same and len(evs) == 2 and sum(bool(m_) for _, m_ in nth) >= 2 and words[0] == "last":
+        # "no, the first is much longer / no, the second is much longer": which one
+        first_longer = evs[0]["end_s"] - evs[0]["start_s"] > evs[1]["end_s"] - evs[1]["start_s"]
+        choice = next((o.letter for o, m_ in nth if m_ and (m_.group(1).lower() in (
+            "first", "earlier", "former")) == (first_longer == (m_.group(2).lower() in (
+                "longer", "long")))), choice)
+    return {"answer": text, "choice": choice, "segments": segments(evs),
             "confidence": confidence}
+
+
+# "the first is (much) longer", "the second one is shorter": which of two stretches
+_NTH_LONGER = re.compile(r"\b(first|second|earlier|later|former|latter)\b[^,;]{0,20}?\b(longer|"
+                         r"shorter|long|short)\b", re.I)
 
 
 # "which is shorter?", "less time": the least asked for
