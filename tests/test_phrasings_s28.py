@@ -610,3 +610,19 @@ def test_which_of_two_stretches_is_longer_over_options(tmp_path):
               ("yes, roughly", "no, the first is much longer", "no, the second is much longer"),
               tmp_path)
     assert ans.choice == "C", ans.answer
+
+
+def test_a_hue_shift_is_not_washed_out(tmp_path):
+    idx = make_index(180.0, [Event("colour", 48.5, 69.5, 0.78, 3.0, "hue shift", {}),
+                             Event("exposure", 106.0, 131.5, 1.0, 3.0, "too bright", {})],
+                     fps=5.0)
+    ans = ask(idx, "The picture looks washed out at some point. When does that start?",
+              ("around 0:49", "around 1:46", "around 2:30", "never"), tmp_path)
+    assert ans.choice == "B", ans.answer
+
+
+def test_no_x_right_claims_absence(tmp_path):
+    idx = make_index(180.0, [Event("compression", 55.0, 77.5, 0.53, 3.0, "blocking", {})],
+                     fps=5.0)
+    assert ask(idx, "no blocking in 2:30-2:50, right?", (), tmp_path).answer.startswith("Yes")
+    assert ask(idx, "no blocking in 1:00-1:10, right?", (), tmp_path).answer.startswith("No")

@@ -156,9 +156,11 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         text = (f"No {name} was detected in any of the compared windows; they do not "
                 "differ measurably.")
         return {"answer": text, "choice": choice or none_option(q), "confidence": 0.3}
+    # (of one named type, its own worst severity; the quality score is the whole picture's)
     desc = "; ".join(
         f"{hms(w['start_s'])}-{hms(w['end_s'])}: {_what_there(w)}worst severity "
-        f"{w['worst_severity']:.2f}, quality {w['quality']:.0f}" for w in wins[:6])
+        f"{w['worst_severity']:.2f}" + ("" if q.types else f", quality {w['quality']:.0f}")
+        for w in wins[:6])
     label = "least" if q.least else "most"
     text = (f"The {label} degraded window is {hms(pick['start_s'])}-{hms(pick['end_s'])} "
             f"({desc}).") if pick else "No windows to compare."

@@ -96,8 +96,14 @@ class Evidence:
     def relabelled(self, evs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         """The events, those of a relabelled type under the type they stand for."""
         return [{**e, "type": self.relabel[e["type"]],
-                 "subtype": f"{MEASURED}{e['type']}"} if e["type"] in self.relabel else e
+                 "subtype": f"{MEASURED}{e['type']}"} if e["type"] in self.relabel
+                and (e["type"], e.get("subtype")) not in _NO_STAND_IN else e
                 for e in evs]
+
+
+# Events of a type that stands in for another whose look they never have: a hue shift is not
+# "washed out" or "faded" (an exposure word that accepts colour events for lost saturation)
+_NO_STAND_IN = {("colour", "hue shift")}
 
 
 def named_mentions(q: Question) -> list[Mention]:
