@@ -626,3 +626,42 @@ def test_no_x_right_claims_absence(tmp_path):
                      fps=5.0)
     assert ask(idx, "no blocking in 2:30-2:50, right?", (), tmp_path).answer.startswith("Yes")
     assert ask(idx, "no blocking in 1:00-1:10, right?", (), tmp_path).answer.startswith("No")
+
+
+@pytest.mark.parametrize("question,options,choice", [
+    ("Wie stark ist das Flackern gegen Ende des Videos?", ("leicht", "mittel", "stark"), "C"),
+    ("结尾有闪烁吗？", ("有", "没有"), "A"),
+])
+def test_towards_the_end_holds_a_defect_just_before_it(question, options, choice, tmp_path):
+    idx = make_index(180.0, [Event("flicker", 132.6, 160.4, 1.0, 3.0, "brightness oscillation",
+                                   {})], fps=5.0)
+    assert ask(idx, question, options, tmp_path).choice == choice
+
+
+def test_a_defect_starting_where_the_beginning_ends(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 18.0, 30.5, 0.84, 3.0, "low contrast", {})],
+                     fps=5.0)
+    assert ask(idx, "Ist der Kontrast am Anfang zu flau?", ("Ja", "Nein"), tmp_path).choice == "A"
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Können wir das so freigeben oder muss das nochmal überarbeitet werden?",
+     ("freigeben", "überarbeiten")),
+    ("Es para subirlo a YouTube. ¿Se puede publicar así o hay que arreglarlo?",
+     ("se puede publicar", "hay que arreglarlo")),
+    ("画质过关吗？", ("过关", "不过关")),
+    ("客户明天要上线，这个片子能直接发布吗？", ("可以发布", "需要返工")),
+])
+def test_release_options_in_other_languages(question, options, tmp_path):
+    assert ask(_flicker_and_gamma(), question, options, tmp_path).choice == "B"
+
+
+@pytest.mark.parametrize("question,options", [
+    ("Wie schlimm ist der Farbstich?", ("nicht schlimm", "mittel", "schlimm")),
+    ("画面抖得厉害吗？", ("不厉害", "一般", "很厉害")),
+])
+def test_severity_words_bad_and_intense(question, options, tmp_path):
+    idx = make_index(180.0, [Event("colour", 100.0, 130.0, 1.0, 3.0, "hue shift", {}),
+                             Event("jitter", 20.0, 50.0, 1.0, 3.0, "camera shake", {})],
+                     fps=5.0)
+    assert ask(idx, question, options, tmp_path).choice == "C"

@@ -206,7 +206,8 @@ _CLEAN_CLAIM = re.compile(
 # One that asks whether it can go out as it is ("OK to publish as is?", "ship it to the
 # client?"): yes when the grade is good and no stretch is worse than mild.
 _RELEASE_CLAIM = re.compile(r"\b(publish\w*|ship|shipping|release|deliver|upload\w*|"
-                            r"sign(?:ed|ing)? off|as[\s-]+is|the client|go live|no-go)\b",
+                            r"sign(?:ed|ing)? off|as[\s-]+is|the client|go live|no-go|"
+                            r"approv\w*)\b",
                             re.I)
 _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
                          r"decent|good|high|great|excellent|nice)\b", re.I)

@@ -143,6 +143,18 @@ def in_window(e: dict[str, Any], w: Window) -> bool:
     return inside >= IN_WINDOW_SHARE * (w.end_s - w.start_s) or inside >= IN_EVENT_SHARE * length
 
 
+def near_vague_part(q: Question, ev: Evidence) -> list[dict[str, Any]]:
+    """For a question about a part named in words only ("at the end"): the lasting events of
+    its type anywhere that count as in that part (see in_question_window), else []."""
+    if q.window is None or not vague_part(q.window):
+        return []
+    evs = ev.relabelled(ev.all_events())
+    if q.types:
+        evs = fitting(q.types[0], [e for e in evs if e["type"] in q.types[0].accepts])
+    lasting = [e for e in evs if e["end_s"] - e["start_s"] >= brief_limit(e["type"])]
+    return in_question_window(q, lasting)
+
+
 def vague_part(w: Window) -> str | None:
     """The part of the video a window named in words only is ("at the end": "end")."""
     return part_word(w.label) if not re.search(r"\d", w.label) else None

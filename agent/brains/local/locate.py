@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
 
 from agent.brains.local.claims import (
@@ -43,7 +42,7 @@ from agent.brains.local.evidence import (
     Evidence,
     found,
     in_question_window,
-    vague_part,
+    near_vague_part,
 )
 from agent.brains.local.levels import probed_level
 from agent.brains.local.several import each_type
@@ -270,9 +269,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.least_s is not None or q.most_s is not None:  # "freezes longer than 5 s?"
         evs, brief = q.lasting(evs + brief), []
     evs = in_question_window(q, evs)
-    if not evs and q.window and vague_part(q.window):  # "at the end": one just before it too
-        near, _ = split_lasting(found(replace(q, windows=[]), ev, ctx.duration_s)[0])
-        evs = in_question_window(q, near)
+    if not evs:  # "at the end": one ending just before it too
+        evs = near_vague_part(q, ev)
     probed = not evs and q.window is not None and probed_level(q.type, data) > 0 \
         and not q.bound_text and not q.count
     present = bool(evs) or probed

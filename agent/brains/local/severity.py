@@ -20,7 +20,7 @@ from agent.brains.local.common import (
 )
 from agent.brains.local.course import number_scale, scale_of
 from agent.brains.local.durations import combined_length
-from agent.brains.local.evidence import Evidence, found, in_window
+from agent.brains.local.evidence import Evidence, found, in_window, near_vague_part
 from agent.brains.local.levels import events_level, events_position, level_word, probed_level
 from agent.brains.local.totals import aggregate
 from agent.context import RunContext
@@ -86,7 +86,7 @@ def severity(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             q, (evs, data) = other, alt
             break
     if q.window and not q.window.point:
-        evs = [e for e in evs if in_window(e, q.window)] or evs
+        evs = [e for e in evs if in_window(e, q.window)] or evs or near_vague_part(q, ev)
     evs = q.ranked(evs)  # "how long is the first freeze?": that one
     name = what(q)
     worst = max((e["severity"] for e in evs), default=0.0)
