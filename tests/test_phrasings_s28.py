@@ -665,3 +665,13 @@ def test_severity_words_bad_and_intense(question, options, tmp_path):
                              Event("jitter", 20.0, 50.0, 1.0, 3.0, "camera shake", {})],
                      fps=5.0)
     assert ask(idx, question, options, tmp_path).choice == "C"
+
+
+def test_listed_from_shortest_to_longest(tmp_path):
+    idx = make_index(180.0, [Event("freeze", 56.0, 58.0, 0.64, 3.0, "frozen picture", {}),
+                             Event("freeze", 66.5, 74.0, 1.0, 3.0, "frozen picture", {}),
+                             Event("freeze", 125.7, 129.4, 0.84, 3.0, "frozen picture", {})],
+                     fps=5.0)
+    ans = ask(idx, "List the freezes from longest to shortest.", (), tmp_path)
+    said = ans.answer.split("By length:")[1]
+    assert said.index("7.5 s") < said.index("3.7 s") < said.index("2.0 s"), ans.answer

@@ -71,6 +71,12 @@ _ALL_ASKED = re.compile(r"^\s*(?:please\s+)?(?:list|enumerate)\b|\b(?:all|every|
                         re.IGNORECASE)
 
 
+# "from shortest to longest", "sorted by length": every event, in that order
+_BY_LENGTH_ORDER = re.compile(r"\bfrom\s+(?:the\s+)?(shortest|longest)\s+to\s+(?:the\s+)?"
+                              r"(?:longest|shortest)\b|\b(?:sorted|ordered|ranked|order)\s+by\s+"
+                              r"(?:length|duration)\b", re.I)
+
+
 def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The clear spans of the named distortion (weaker and brief ones named apart); for "when
     is the picture sharp / the quality best?", the stretches free of it."""
@@ -94,8 +100,16 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             etype = q.ranks[0][1]
             n = sum(g["type"] == etype for g in groups)
             missing = f"There are only {n} lasting {type_name(etype)} event(s). "
-    one = by_length(q.text, groups)
+    sort_by_length = _BY_LENGTH_ORDER.search(q.text)
+    one = None if sort_by_length else by_length(q.text, groups)
     picked = ""
+    if sort_by_length and groups:  # "list the freezes from shortest to longest": all, so sorted
+        longest_first = sort_by_length.group(1) and sort_by_length.group(1).lower() == "longest"
+        evs = sorted(groups, key=lambda g: g["end_s"] - g["start_s"], reverse=bool(longest_first))
+        weak = []
+        picked = " By length: " + "; ".join(
+            f"{hms(g['start_s'])}-{hms(g['end_s'])} ({g['end_s'] - g['start_s']:.1f} s)"
+            for g in evs) + "."
     ordered = None if (q.ranks or q.windows or one) else by_order(q.text, groups)
     if ordered:  # "when do the errors first appear?": the earliest alone
         evs, weak = [ordered[0]], []
