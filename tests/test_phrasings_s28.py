@@ -675,3 +675,12 @@ def test_listed_from_shortest_to_longest(tmp_path):
     ans = ask(idx, "List the freezes from longest to shortest.", (), tmp_path)
     said = ans.answer.split("By length:")[1]
     assert said.index("7.5 s") < said.index("3.7 s") < said.index("2.0 s"), ans.answer
+
+
+def test_worse_as_bad_or_milder_of_the_questions_subject(tmp_path):
+    idx = make_index(180.0, [Event("compression", 20.0, 45.0, 0.9, 3.0, "macroblocking", {}),
+                             Event("exposure", 130.0, 150.0, 0.3, 3.0, "low contrast", {})],
+                     fps=5.0)
+    ans = ask(idx, "Is the later washed-out section as bad as the compression section?",
+              ("worse", "about as bad", "milder"), tmp_path)
+    assert ans.choice == "C", ans.answer

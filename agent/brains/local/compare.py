@@ -264,6 +264,7 @@ _AS_AS = re.compile(r"\bas\s+(?:strong|bad|severe|noticeable|visible|serious|hea
 
 _MORE_WORD = re.compile(r"\b(?:stronger|worse|more|heavier|bigger|greater|harsher|"
                         r"more\s+severe|more\s+visible|more\s+noticeable)\b", re.I)
+_AS_BAD = re.compile(r"\bas\s+(?:bad|strong|severe|heavy|visible)\b|\bequally\b", re.I)
 _LESS_WORD = re.compile(r"\b(?:weaker|milder|less|lighter|smaller)\b", re.I)
 
 
@@ -300,6 +301,14 @@ def compare_types(q: Question, ev: Evidence,
         choice = next((o.letter for o, t, more, _ in said if (t == top) == more), choice)
     tie = types and top is not None and len(types) >= 2 and \
         abs(grade[types[0]] - grade[types[1]]) < 1e-6
+    if types and choice is None and q.options and not any(o.types for o in q.options) and top:
+        # "is the washed-out part as bad as the compression? worse / about as bad / milder":
+        # the question's subject against the other
+        subject = claim_subject(q, types)
+        way = "same" if tie else "more" if top == subject else "less"
+        said_way = {"same": lambda t: SAME_OPTION.search(t) or _AS_BAD.search(t),
+                    "more": _MORE_WORD.search, "less": _LESS_WORD.search}[way]
+        choice = next((o.letter for o in q.options if said_way(o.text)), None)
     if types and choice is None and _AS_AS.search(q.text):  # "as strong as the noise?"
         choice = yes_no(q, bool(tie))
     elif types and choice is None:  # "is the blur worse than the noise?"
