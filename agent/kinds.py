@@ -42,7 +42,7 @@ RANKED_BY = re.compile(r"\b(?:rank|ranks|ranked|ranking|order|sort|sorted|arrang
                        r"shortest)\b", re.I)
 
 # A stability word inside a defect's own phrase ("the brightness fluctuates" is flicker).
-_STABILITY_WORD = re.compile(r"fluctuat|\bvar(?:y|ies|ying)\b|unstable|unsteady|steady|stable",
+_STABILITY_WORD = re.compile(r"fluctuat|\bvar(?:y|ies|ying)\b|unstable|unsteady|steady|stabl|steadiness",
                              re.I)
 
 # "List all distortions ordered by severity", "sort the defects by how bad they are"
@@ -225,7 +225,7 @@ def kind_of(q: str, options: Sequence[str]) -> str:
                     and not _CUE["how"].search(low):
                 continue
             if kind == "stability" and any(_STABILITY_WORD.search(m.text)
-                                           for m in distortions(q)):
+                                           for m in [*distortions(q), *good]):
                 continue  # "does the brightness fluctuate?": the defect's own verb (flicker)
             return kind
     if options and all(is_yes(o) or is_no(o) for o in options):

@@ -238,3 +238,24 @@ def test_worse_as_bad_or_milder_of_the_questions_subject(tmp_path):
     ans = ask(idx, "Is the later washed-out section as bad as the compression section?",
               ("worse", "about as bad", "milder"), tmp_path)
     assert ans.choice == "C", ans.answer
+
+
+@pytest.mark.parametrize("question,options", [
+    ("¿Qué falla primero, el color o la estabilidad de la cámara?",
+     ("el color", "la estabilidad de la cámara")),
+    ("What fails first, the colour or the camera stability?",
+     ("the colour", "the camera stability")),
+])
+def test_the_cameras_stability_failing_is_shake(question, options, tmp_path):
+    idx = make_index(180.0, [Event("jitter", 57.6, 78.8, 0.5, 3.0, "camera shake", {}),
+                             Event("colour", 132.5, 155.0, 0.6, 3.0, "oversaturation", {})],
+                     fps=5.0)
+    assert ask(idx, question, options, tmp_path).choice == "B"
+
+
+def test_badly_blown_out_is_the_top_level(tmp_path):
+    idx = make_index(180.0, [Event("exposure", 18.6, 46.6, 1.0, 3.0, "too bright", {})],
+                     fps=5.0)
+    ans = ask(idx, "How overexposed is the bright section?",
+              ("slightly", "noticeably", "badly blown out"), tmp_path)
+    assert ans.choice == "C", ans.answer

@@ -318,7 +318,9 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         worst = max(found, key=lambda s: s.severity) if found else None
         text = verdict(truth, (f"{len(found)} degraded stretch(es), the worst {worst.type} at "
                                f"{hms(worst.start_s)} "
-                               f"({LEVEL_NAMES[int(stretch_level(worst))]}). " if worst else
+                               f"({LEVEL_NAMES[int(stretch_level(worst))]}"
+                               + ("; not to go out as it is while a defect is worse than mild"
+                                  if release and not truth else "") + "). " if worst else
                                "no quality event was found. ") + text)
     return {"answer": text, "choice": choice, "confidence": 0.5,
             "segments": segments([s.to_event() for s in found])}
