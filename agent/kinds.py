@@ -42,8 +42,8 @@ RANKED_BY = re.compile(r"\b(?:rank|ranks|ranked|ranking|order|sort|sorted|arrang
                        r"shortest)\b", re.I)
 
 # A stability word inside a defect's own phrase ("the brightness fluctuates" is flicker).
-_STABILITY_WORD = re.compile(r"fluctuat|\bvar(?:y|ies|ying)\b|unstable|unsteady|steady|stabl|steadiness",
-                             re.I)
+_STABILITY_WORD = re.compile(r"fluctuat|\bvar(?:y|ies|ying)\b|unstable|unsteady|steady|stabl|"
+                             r"steadiness", re.I)
 
 # "List all distortions ordered by severity", "sort the defects by how bad they are"
 BY_SEVERITY = re.compile(r"\b(?:rank\w*|order\w*|sort\w*|list\w*|arrange\w*)\b[^?.]{0,60}\b"
