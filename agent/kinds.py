@@ -195,10 +195,11 @@ def kind_of(q: str, options: Sequence[str]) -> str:
         return "trend"
     if _COVERS_MORE.search(low) and options:
         return "comparison"  # "which of the two problems covers more of the running time?"
+    parsed = [parse_option("A", o, 0.0) for o in options]
     levelled = sum(has_level(o) and (not is_yes(o) and not is_no(o) or bool(_NOT_LEVEL.match(o)))
                    for o in options)  # ("not severe" is a level, not a no)
     if levelled and levelled < max(2, len(options) - 1) and sum(
-            has_level(o) or parse_option("A", o, 0.0).grade is not None for o in options) \
+            has_level(o) or p.grade is not None for o, p in zip(options, parsed, strict=True)) \
             >= max(2, len(options) - 1) and named:
         levelled = len(options)  # "not severe / fair / very severe": levels beside a grade
     # "more severe / less severe / the same" set two things against each other: no level
@@ -206,7 +207,7 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if options and levelled >= max(2, len(options) - 1) and not _CUE["not_severity"].search(
             low) and comparative < max(2, len(options) - 1):
         return "severity"
-    graded = sum(parse_option("A", o, 0.0).grade is not None for o in options)
+    graded = sum(p.grade is not None for p in parsed)
     if options and graded >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low) \
             and len(named or {m.type for m in good}) == 1:
         return "severity"  # "how good is the focus? good / fair / poor": that one's grade
@@ -230,8 +231,7 @@ def kind_of(q: str, options: Sequence[str]) -> str:
             return kind
     if options and all(is_yes(o) or is_no(o) for o in options):
         return "detection"
-    if options and sum(bool(parse_option("A", o, 0.0).trend) for o in options) >= max(
-            2, len(options) - 1):
+    if options and sum(bool(p.trend) for p in parsed) >= max(2, len(options) - 1):
         return "trend"  # "how does it hold up?" over options that are all trends
     if not options:
         if (has_dist or VOCAB.absent.search(low)) and re.search(r"[?？]\s*$", q) \
