@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from agent.time_units import NUM
 
+T = TypeVar("T")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # an amount of time: a number and its unit, not a clock time ("1:20") or a frame
 _AMOUNT = re.compile(rf"\b{NUM}\s*-?\s*(?:seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b"
@@ -24,18 +26,14 @@ def _blank(m: re.Match) -> str:
     return " " * len(m.group(0))
 
 
-def windows_text(text: str, has_window: Callable[[str], bool]) -> str:
-    """The part of a question whose times set its windows: its asking sentences when they
-    name a window (`has_window`), else the whole text with the context's amounts of time
-    blanked (positions kept)."""
+def question_windows(text: str, find: Callable[[str], list[T]]) -> list[T]:
+    """The windows (`find` of a text) that set where a question looks: those its asking
+    sentences name, when they name any, else those of the whole text with the context's
+    amounts of time blanked (positions kept)."""
     parts: Sequence[str] = _SENTENCE.split(text.strip())
-    if len(parts) < 2:
-        return text
     asking = [p for p in parts if p.rstrip().endswith("?")]
-    context = [p for p in parts if not p.rstrip().endswith("?")]
-    if not asking or not context:
-        return text
-    asked = " ".join(asking)
-    if has_window(asked):
-        return asked
-    return " ".join(p if p in asking else _AMOUNT.sub(_blank, p) for p in parts)
+    if len(parts) < 2 or not asking or len(asking) == len(parts):
+        return find(text)
+    if wins := find(" ".join(asking)):
+        return wins
+    return find(" ".join(p if p in asking else _AMOUNT.sub(_blank, p) for p in parts))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from agent.amounts import BOUND, duration_bounds, durations, numbers
-from agent.context_times import windows_text
+from agent.context_times import question_windows
 from agent.distortions import (
     TYPE_NAMES,
     Mention,
@@ -348,8 +348,7 @@ def _parse(
         kind = "detection"  # "is the footage stable or does the camera wobble?": the shake
     unknown = unrecognised(text, reading.code) if kind in TYPED_KINDS and not types \
         and not mentions_generic(text) else []
-    wins = windows(windows_text(text, lambda t: bool(windows(t, duration_s, n_seg, scenes))),
-                   duration_s, n_seg, scenes)
+    wins = question_windows(text, lambda t: windows(t, duration_s, n_seg, scenes))
     if kind == "trend":  # "towards the end", "later on": where it goes, not a scope
         wins = [w for w in wins if not _DIRECTION_WORDS.search(w.label)]
     units = unit_windows(text, duration_s)  # "which minute ...? the first / second / third"
