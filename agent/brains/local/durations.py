@@ -111,14 +111,27 @@ def same_length(q: Question, ev: Evidence) -> dict[str, Any] | None:
                 [f"{x:.1f} s" for x in lengths])
 
     return _alike(q, ev, SAME_LENGTH, judged, ("last", "about the same.", "not the same."),
-                  0.7)
+                  0.7, _longer_option)
+
+
+def _longer_option(q: Question, evs: list[dict[str, Any]]) -> str | None:
+    """Of two stretches of unlike length, the option saying which is longer ("no, the first
+    is much longer / no, the second is much longer"); None without such options."""
+    nth = [(o, _NTH_LONGER.search(o.text)) for o in q.options]
+    if len(evs) != 2 or sum(bool(m) for _, m in nth) < 2:
+        return None
+    first_longer = _length(evs[0]) > _length(evs[1])
+    return next((o.letter for o, m in nth if m and (m.group(1).lower() in (
+        "first", "earlier", "former")) == (first_longer == (m.group(2).lower() in (
+            "longer", "long")))), None)
 
 
 def _alike(q: Question, ev: Evidence, asked: re.Pattern, judged, words: tuple[str, str, str],
-           confidence: float) -> dict[str, Any] | None:
+           confidence: float, unlike_option=None) -> dict[str, Any] | None:
     """Whether the named type's stretches are alike by `judged` (-> whether they are, and
     each one said), as the question `asked` claims (they are, or they vary); None when it
-    does not ask, or there are fewer than two stretches."""
+    does not ask, or there are fewer than two stretches. `unlike_option` (question, the
+    stretches) picks an option saying how unlike ones differ, when there is one."""
     m = asked.search(q.text)
     evs = _of_type(q, ev)
     if not m or len(evs) < 2:
@@ -129,14 +142,8 @@ def _alike(q: Question, ev: Evidence, asked: re.Pattern, judged, words: tuple[st
     text = (f"{'Yes' if holds else 'No'}: the {len(evs)} {type_name(evs[0]['type'])} stretches "
             f"{verb} {', '.join(said)}, " + (alike if same else unlike) + " "
             + "; ".join(_line(e) for e in evs[:5]) + ".")
-    choice = yes_no(q, holds)
-    nth = [(o, _NTH_LONGER.search(o.text)) for o in q.options]
-    if not same and len(evs) == 2 and sum(bool(m_) for _, m_ in nth) >= 2 and words[0] == "last":
-        # "no, the first is much longer / no, the second is much longer": which one
-        first_longer = evs[0]["end_s"] - evs[0]["start_s"] > evs[1]["end_s"] - evs[1]["start_s"]
-        choice = next((o.letter for o, m_ in nth if m_ and (m_.group(1).lower() in (
-            "first", "earlier", "former")) == (first_longer == (m_.group(2).lower() in (
-                "longer", "long")))), choice)
+    choice = (unlike_option(q, evs) if unlike_option and not same else None) \
+        or yes_no(q, holds)
     return {"answer": text, "choice": choice, "segments": segments(evs),
             "confidence": confidence}
 
