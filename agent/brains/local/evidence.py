@@ -16,7 +16,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from agent.brains.stretches import brief_limit, stretches
+from agent.brains.stretches import brief_limit, split_lasting, stretches
 from agent.questions import Mention, Question, Window, part_word
 from agent.trace import text_of
 from agent.vocabulary import vocabulary
@@ -151,8 +151,7 @@ def near_vague_part(q: Question, ev: Evidence) -> list[dict[str, Any]]:
     evs = ev.relabelled(ev.all_events())
     if q.types:
         evs = fitting(q.types[0], [e for e in evs if e["type"] in q.types[0].accepts])
-    lasting = [e for e in evs if e["end_s"] - e["start_s"] >= brief_limit(e["type"])]
-    return in_question_window(q, lasting)
+    return in_question_window(q, split_lasting(evs)[0])
 
 
 def vague_part(w: Window) -> str | None:
