@@ -48,7 +48,8 @@ def best_iou(truth: dict[str, Any], events: Iterable[dict[str, Any]]) -> float:
                 if e["type"] == truth["type"]), default=0.0)
 
 
-def _index(video: Path, work: Path) -> dict[str, Any]:
+def indexed(video: Path, work: Path) -> dict[str, Any]:
+    """The video's duration and its index's events (built once into `work`/cache)."""
     idx = get_index(video, cache_dir=work / "cache", progress=False, clip=False)
     return {"duration_s": idx.info.duration_s, "events": [e.to_dict() for e in idx.events]}
 
@@ -60,15 +61,15 @@ def clean_figures(corpus: Path | None, work: Path) -> list[dict[str, Any]]:
         clips = corpus_clips(corpus, part=part, clean=True)
         for c in clips:
             video = looped(c.path, 180.0, work / "clean" / f"{c.name}.mp4")
-            rows.append({"part": part, "video": c.name, **_index(video, work)})
+            rows.append({"part": part, "video": c.name, **indexed(video, work)})
         for c in corpus_clips(corpus, part=part, clean=False):  # reported apart
             video = looped(c.path, 180.0, work / "clean" / f"{c.name}.mp4")
             rows.append({"part": "own artefacts", "video": c.name, "artefacts": c.artefacts,
-                         **_index(video, work)})
+                         **indexed(video, work)})
         for family, group in rate_families(clips).items():
             name = f"{part}-{family}-30min"
             video = concatenated([c.path for c in group], 1800.0, work / "clean" / f"{name}.mp4")
-            rows.append({"part": part, "video": name, **_index(video, work)})
+            rows.append({"part": part, "video": name, **indexed(video, work)})
     return rows
 
 
@@ -114,7 +115,7 @@ def track_figures(track: Path, work: Path, anchors: bool) -> list[dict[str, Any]
         video = Path(item["video"])
         if not video.is_absolute():
             video = track / video
-        res = _index(video, work)
+        res = indexed(video, work)
         wins = item.get("windows", [item])
         spans = [(w["start_s"], w["end_s"]) for w in wins]
         outside = [e for e in res["events"]

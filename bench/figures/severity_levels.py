@@ -17,8 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from agent.brains.local.levels import events_level
-from bench.figures.real_footage import iou
-from tools.index import get_index
+from bench.figures.real_footage import indexed, iou
 
 
 def level_pairs(track: Path, work: Path) -> dict[str, Counter]:
@@ -29,8 +28,7 @@ def level_pairs(track: Path, work: Path) -> dict[str, Counter]:
             continue
         item = json.loads(line)
         video = track / item["video"]
-        events = [e.to_dict() for e in get_index(video, cache_dir=work / "cache",
-                                                  progress=False, clip=False).events]
+        events = indexed(video, work)["events"]
         for w in item.get("windows", [item]):
             if "level" not in w or w["type"] == "freeze":
                 continue
