@@ -26,6 +26,16 @@ def _blank(m: re.Match) -> str:
     return " " * len(m.group(0))
 
 
+def asking_span(text: str) -> tuple[int, int] | None:
+    """Where the last asking sentence (ending in "?") lies in a text that also holds a
+    sentence of context; None when every sentence asks or none does."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^.!?]*[^.!?\s][^.!?]*[.!?]*", text)]
+    asking = [sp for sp in spans if text[sp[0]:sp[1]].rstrip().endswith("?")]
+    if len(spans) < 2 or not asking or len(asking) == len(spans):
+        return None
+    return asking[-1]
+
+
 def question_windows(text: str, find: Callable[[str], list[T]]) -> list[T]:
     """The windows (`find` of a text) that set where a question looks: those its asking
     sentences name, when they name any, else those of the whole text with the context's

@@ -211,11 +211,34 @@ LAST_VERB = re.compile(r"\b((?:does|do|did|will|would|can|could|should|may|might
                         r"only|just)\s+)?(?:\d|an?\b|one\b|two\b|three\b|half\b))", re.I)
 
 
+# "between the first and the second minute" (German "zwischen der ersten und der zweiten
+# Minute", Chinese "第一分钟和第二分钟之间"): the stretch from the 1:00 mark to the 2:00 mark,
+# as "between minute 1 and minute 2" reads; not where a difference between them is asked.
+_ART = r"(?:(?:the|la|le|el|der|die|das)\s+)?"
+_NUM_ORD = r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|1st|2nd|3rd|4th|5th"
+_ORD_MARKS = re.compile(
+    rf"\bbetween\s+{_ART}({_NUM_ORD})(?:\s+minute)?\s+and\s+{_ART}({_NUM_ORD})\s+minutes?\b|"
+    rf"\b{_ART}({_NUM_ORD})\s+minutes?\s+and\s+{_ART}({_NUM_ORD})\s+minutes?\s+between\b", re.I)
+_DIFFERENCE = re.compile(r"\b(?:differ\w*|compar\w*|contrast\w*|unterschied\w*|différence|"
+                         r"diferencia|versus|vs)\b|区别|差别|不同", re.I)
+
+
+def _ordinal_marks(text: str) -> str:
+    """"between the first and the second minute" as "between minute 1 and minute 2"."""
+    def said(m: re.Match) -> str:
+        a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        i, j = ORDINALS[a.lower()], ORDINALS[b.lower()]
+        if j <= i or _DIFFERENCE.search(text):
+            return m.group(0)
+        return f"between minute {i} and minute {j}"
+    return _ORD_MARKS.sub(said, text)
+
+
 def normalised(text: str) -> str:
     """The text with its spelt numbers as digits and its elliptic units said again; the
     positions of what comes before a change stay where they were."""
     return _elliptic_units(_marks(_spelt_units(_digits_in_ranges(_minute_clock(
-        _verb_edges(LAST_VERB.sub(r"\1lasts", _halves(text))))))))
+        _verb_edges(LAST_VERB.sub(r"\1lasts", _ordinal_marks(_halves(text)))))))))
 
 
 # the share of a part each word of a part of it names

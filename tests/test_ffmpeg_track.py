@@ -43,6 +43,24 @@ def test_plan_covers_every_distortion_and_level_once(monkeypatch, tmp_path):
     assert all(w.end_s - w.start_s >= 2.0 for s in freezes for w in s.windows)
 
 
+@pytest.mark.parametrize("span", [(5.0, 12.0), (12.0, 35.0)])
+def test_window_lengths_follow_the_range_asked(monkeypatch, tmp_path, span):
+    monkeypatch.setattr("bench.generate.ffmpeg_track.frame_rate", lambda p: 25.0)
+    specs = plan(_clips(tmp_path), seed=3, long_videos=0, window_s=span)
+    lengths = [w.end_s - w.start_s for s in specs for w in s.windows
+               if DISTORTIONS[w.distortion].kind in ("filter", "codec")]
+    assert lengths and all(span[0] - 0.05 <= x <= span[1] + 0.05 for x in lengths)
+
+
+def test_window_range_option_rejects_nonsense(capsys):
+    from bench.generate.ffmpeg_track import main
+    for bad in ("5", "12,5", "a,b"):
+        with pytest.raises(SystemExit) as exc:
+            main(["--out", "x", "--window-s", bad])
+        assert exc.value.code == 2
+    assert "--window-s" in capsys.readouterr().err
+
+
 def test_every_filter_chain_is_accepted_by_ffmpeg(tmp_path):
     exe = ffmpeg_exe()
     for d in DISTORTIONS.values():

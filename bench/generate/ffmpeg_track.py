@@ -213,15 +213,19 @@ def render(spec: Spec, base: Path, out_dir: Path, exe: str) -> Path:
     return out
 
 
+WINDOW_S = (12.0, 35.0)  # shortest and longest filter / codec window (s)
+
+
 def _window(rng: random.Random, dist: Distortion, level: int, lo: float, hi: float,
-            rate: float) -> Window:
-    """A window of the distortion at a random place in [lo, hi], on the frame grid."""
+            rate: float, span: tuple[float, float] = WINDOW_S) -> Window:
+    """A window of the distortion at a random place in [lo, hi], on the frame grid, `span`
+    seconds long (filter and codec windows)."""
     if dist.kind == "freeze":
         length = float(dist.levels[level - 1])
     elif dist.kind == "damage":
         length = rng.uniform(4.0, 10.0)
     else:
-        length = rng.uniform(12.0, 35.0)
+        length = rng.uniform(*span)
     length = min(length, hi - lo)
     start = rng.uniform(lo, hi - length)
     snap = lambda x: round(round(x * rate) / rate, 4)  # noqa: E731 - tiny local helper
@@ -236,9 +240,11 @@ def _visible_end(w: Window) -> Window:
                   round(math.ceil(w.end_s / GOP_S + 1e-6) * GOP_S, 4))
 
 
-def plan(clips: list[Clip], seed: int, long_videos: int = 2) -> list[Spec]:
+def plan(clips: list[Clip], seed: int, long_videos: int = 2,
+         window_s: tuple[float, float] = WINDOW_S) -> list[Spec]:
     """Every distortion at every level once, two windows of different types a video; frozen
-    pictures in each finishing codec; damage; trends; a few 30-minute videos."""
+    pictures in each finishing codec; damage; trends; a few 30-minute videos. Filter and
+    codec windows last `window_s` seconds (LongVQUBench's events span 5 to 20 s)."""
     rng = random.Random(seed)
     rates = {c.name: frame_rate(c.path) for c in clips}
     names = sorted(rates)
@@ -252,8 +258,8 @@ def plan(clips: list[Clip], seed: int, long_videos: int = 2) -> list[Spec]:
             source: str, duration: float = dur, kind: str = "pair") -> Spec:
         rate = rates.get(source, 25.0)
         half = duration / 2
-        a = _window(rng, first[0], first[1], 8.0, half - 4.0, rate)
-        b = _window(rng, second[0], second[1], half + 4.0, duration - 8.0, rate)
+        a = _window(rng, first[0], first[1], 8.0, half - 4.0, rate, window_s)
+        b = _window(rng, second[0], second[1], half + 4.0, duration - 8.0, rate, window_s)
         return Spec(tag, source, duration, (a, b), kind=kind)
 
     while pool:
@@ -265,7 +271,7 @@ def plan(clips: list[Clip], seed: int, long_videos: int = 2) -> list[Spec]:
         if second is None:
             rate = rates[src]
             specs.append(Spec(tag, src, dur, (_window(rng, first[0], first[1], 8, dur - 8,
-                                                      rate),)))
+                                                      rate, window_s),)))
             continue
         pair = [first, second]
         rng.shuffle(pair)
@@ -285,8 +291,8 @@ def plan(clips: list[Clip], seed: int, long_videos: int = 2) -> list[Spec]:
     for name, levels in trends:
         src = rng.choice(names)
         rate = rates[src]
-        wins = tuple(_window(rng, DISTORTIONS[name], lv, 10 + 55 * i, 60 + 55 * i, rate)
-                     for i, lv in enumerate(levels))
+        wins = tuple(_window(rng, DISTORTIONS[name], lv, 10 + 55 * i, 60 + 55 * i, rate,
+                             window_s) for i, lv in enumerate(levels))
         specs.append(Spec(f"t-{name}-{''.join(map(str, levels))}", src, dur, wins,
                           kind="trend"))
     for i in range(long_videos):
@@ -297,7 +303,8 @@ def plan(clips: list[Clip], seed: int, long_videos: int = 2) -> list[Spec]:
 
 
 def build(corpus: Path | None, out: Path, seed: int = 16, long_videos: int = 2,
-          only: str | None = None, part: str = "evaluation") -> Path:
+          only: str | None = None, part: str = "evaluation",
+          window_s: tuple[float, float] = WINDOW_S) -> Path:
     """Make every planned video (resuming) and write truth.jsonl atomically; returns its path.
     `part` "calibration" makes the same kind of track on the calibration sources (for
     experiments that must not read the evaluation footage); every figure is read on
@@ -308,7 +315,7 @@ def build(corpus: Path | None, out: Path, seed: int = 16, long_videos: int = 2,
         clips = [c for c in clips if sum(d.source == c.source for d in clips
                                          if d.name <= c.name) <= 2]
     by_name = {c.name: c for c in clips}
-    specs = plan(clips, seed, long_videos)
+    specs = plan(clips, seed, long_videos, window_s)
     if only:
         specs = [s for s in specs if only in s.name]
     exe = track_ffmpeg(needed_encoders(specs))
@@ -345,8 +352,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--only", default=None, help="make only the videos whose name has this")
     ap.add_argument("--part", choices=("evaluation", "calibration"), default="evaluation",
                     help="which side of the corpus's source split the content comes from")
+    ap.add_argument("--window-s", default=f"{WINDOW_S[0]:g},{WINDOW_S[1]:g}", metavar="MIN,MAX",
+                    help="length range of filter and codec windows in seconds")
     args = ap.parse_args(argv)
-    print(build(args.corpus, args.out, args.seed, args.long, args.only, args.part))
+    try:
+        lo, hi = (float(x) for x in args.window_s.split(","))
+    except ValueError:
+        ap.error(f"--window-s wants MIN,MAX in seconds, got {args.window_s!r}")
+    if not 0 < lo <= hi <= 60:
+        ap.error(f"--window-s wants 0 < MIN <= MAX <= 60, got {args.window_s!r}")
+    print(build(args.corpus, args.out, args.seed, args.long, args.only, args.part, (lo, hi)))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from agent.brains.local.evidence import Evidence, fitting, touching
 from agent.brains.local.levels import LEVEL_NAMES, events_level, level_word
 from agent.brains.stretches import split_lasting
 from agent.context import RunContext
+from agent.context_times import asking_span
 from agent.questions import Question, type_name
 from agent.timefmt import hms
 from tools.timeline import span_union_s
@@ -210,7 +211,13 @@ def level_claim(q: Question, evs: list[dict[str, Any]]) -> tuple[str, bool] | No
     if not asks_whether(q.text) or q.type is None or (
             q.options and not all(o.yes or o.no for o in q.options)):
         return None
-    m = _LEVEL_CLAIM.search(q.text)
+    span = asking_span(q.text)
+    if span and any(span[0] <= t.pos < span[1] for t in q.types):
+        # "I feel it stutters heavily near the end. Does it stutter in the second half?":
+        # the asking sentence names the defect itself; the context's level is no claim
+        m = _LEVEL_CLAIM.search(q.text, span[0], span[1])
+    else:
+        m = _LEVEL_CLAIM.search(q.text)
     if not m:
         return None
     if m.group(1) and _EXISTS.search(q.text) and q.types and m.start() < q.types[0].pos:

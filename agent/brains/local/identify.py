@@ -15,7 +15,13 @@ from agent.brains.local.common import (
     type_load,
     where,
 )
-from agent.brains.local.evidence import Evidence, found, nth_stretch, touching
+from agent.brains.local.evidence import (
+    Evidence,
+    found,
+    near_vague_part,
+    nth_stretch,
+    touching,
+)
 from agent.brains.local.statements import is_statement_set, statements
 from agent.brains.local.totals import aggregate, type_sets
 from agent.brains.stretches import stretch_types, stretches
@@ -41,8 +47,12 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
         evs = nth
     elif not q.window:  # the whole video: what a viewer would name, not passing spikes
         evs = [s.primary for s in stretches(evs)] or evs
-    load = type_load(evs)
     span = where(q, ctx.duration_s)
+    if not evs and (near := near_vague_part(replace(q, types=[]), ev)):
+        # "it jumps a bit at the beginning: stutter or blur?": a defect that starts just
+        # after the words' part of the video is the one meant (as yes/no questions read it)
+        evs, span = near, f"near {q.window.label.removeprefix('at ')} ({span})"
+    load = type_load(evs)
     if not evs:
         choice = none_option(q)
         conf = 0.6
