@@ -8,7 +8,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from agent.time_units import FRACTIONS, NUM, NUM_WORDS, ORDINALS, POINT_HALF_WIDTH_S, TIME, amount
+from agent.time_units import (
+    FRACTIONS,
+    MEDIA_NOUNS,
+    NUM,
+    NUM_WORDS,
+    ORDINALS,
+    POINT_HALF_WIDTH_S,
+    TIME,
+    amount,
+)
 
 _SPELT = "|".join(sorted((w for w, v in NUM_WORDS.items() if v >= 1 and " " not in w
                           and len(w) >= len(str(int(v)))), key=len, reverse=True))
@@ -182,10 +191,8 @@ def _verb_edges(text: str) -> str:
 # "a minute and a half", "two and a half minutes", "half a minute": halves said in words
 _AND_A_HALF = re.compile(rf"\b(?:(an?|one|{_SPELT}|\d+)\s+)?(minutes?|hours?)\s+and\s+a\s+half\b|"
                          rf"\b({_SPELT}|\d+)\s+and\s+a\s+half\s+(minutes?|hours?)\b|"
-                         r"\bhalf(?:\s+an?|-|\s+)(minute|hour)\b(?![\s-]+(?:long\s+)?"
-                         r"(?:recording|video|clip|programme|program|show|episode|film|movie|"
-                         r"stream|broadcast|tape|file|session|interview|lecture|webinar|match|"
-                         r"game|documentary|footage|edit|cut|version)s?\b)", re.I)
+                         rf"\bhalf(?:\s+an?|-|\s+)(minute|hour)\b(?![\s-]+(?:long\s+)?"
+                         rf"{MEDIA_NOUNS}\b)", re.I)
 
 
 _QUARTER_HOUR = re.compile(r"\b(?:a\s+)?quarter(?:\s+of\s+an|-)?\s*hour\b", re.I)

@@ -29,6 +29,11 @@ UNIT_TIME = (
 )
 TIME = rf"(?:{CLOCK}|{UNIT_TIME})"
 NUM = r"\d+(?:\.\d+)?"
+# What a length can be said of ("a 30 min programme", "a half-hour recording"): the amount
+# before such a noun is how long the media is, not a time in it
+MEDIA_NOUNS = (r"(?:recording|video|clip|programme|program|show|episode|film|movie|stream|"
+               r"broadcast|tape|file|session|interview|lecture|webinar|match|game|documentary|"
+               r"footage|edit|cut|version)s?")
 
 
 def parse_time(text: str) -> float | None:

@@ -19,8 +19,8 @@ from agent.time_parts import which_parts as which_parts
 from agent.time_phrases import BRACKETED, normalised, parts_of_parts
 from agent.time_units import CLOCK as _CLOCK
 from agent.time_units import FRACTIONS as _FRACTIONS
+from agent.time_units import MEDIA_NOUNS, ORDINALS, POINT_HALF_WIDTH_S, Window, parse_time
 from agent.time_units import NUM as _NUM
-from agent.time_units import ORDINALS, POINT_HALF_WIDTH_S, Window, parse_time
 from agent.time_units import TIME as _TIME
 from agent.time_units import UNIT_S as _UNIT_S
 from agent.time_units import UNIT_TIME as _UNIT_TIME
@@ -41,9 +41,7 @@ def _part(m: re.Match) -> str:
 
 
 # a length said of the recording itself ("a 30 min programme", "this 3-minute clip")
-_MEDIA_AFTER = re.compile(r"[\s-]+(?:long\s+)?(?:recording|video|clip|programme|program|show|"
-                          r"episode|film|movie|stream|broadcast|tape|file|session|interview|"
-                          r"lecture|webinar|documentary|footage|edit|version)s?\b", re.I)
+_MEDIA_AFTER = re.compile(rf"[\s-]+(?:long\s+)?{MEDIA_NOUNS}\b", re.I)
 
 # "between roughly 1:30 and about 2:50": the hedge before a time of a range
 _ABOUT = r"(?:about|around|roughly|approximately|approx\.?|circa|ca\.|some|~)"
