@@ -171,3 +171,19 @@ def test_a_freeze_counts_from_where_the_encoder_began_converging_on_it():
     diff[488:528] = 0.0
     events = freeze_events(_frames(n, fps, diff), fps)
     assert [(e.start_s, e.end_s) for e in events] == [(20.0, 22.0)]
+
+
+def test_a_refresh_after_which_vp9_never_copies_exactly_again_still_joins():
+    """VP9 (realtime) refreshes a held picture 0.2 s into a 2-s freeze and then keeps
+    re-coding it with a tiny residual (0.004-0.04 grey levels, never an exact copy): the part
+    before the refresh converged exactly, so the two are one freeze (before, each part had to
+    show an exact copy and the 1.8-s rest alone fell a frame short)."""
+    fps, n = 30.0, 30 * 60
+    rng = np.random.default_rng(11)
+    diff = _moving(n, rng)
+    a = 20 * 30 + 1
+    diff[a:a + 6] = [0.04, 0.01, 0.006, 0.0, 0.0, 1.3]  # held, exact, then the refresh
+    diff[a + 6:a + 59] = np.resize([0.04, 0.005, 0.004, 0.02, 0.02, 0.004], 53)
+    events = freeze_events(_frames(n, fps, diff), fps)
+    assert [(round(e.start_s, 1), round(e.end_s, 1)) for e in events] == [(20.0, 22.0)]
+    assert events[0].evidence["refreshes"] == 1

@@ -29,11 +29,13 @@ MIN_S = 1.8
 # stretch changes it by its coding error, a small share of the picture's own spread
 # (diff / contrast, calibrated below), where a new drawing or a cut between two held
 # pictures changes it by the order of that spread. The refresh and the frames converging
-# after it take up to BRIDGE_FRAMES. The joined parts must reach MIN_S, and each must show
-# the encoder converged on the held picture: a frame differing by at most EXACT_DIFF (grey
-# levels, mean absolute: one level on a thousandth of the pixels), a copy of its reference.
-# A still live shot (a launch pad, a quiet landscape) keeps some change in every frame, so
-# its near-held stretches are not joined across the changes between them.
+# after it take up to BRIDGE_FRAMES. The joined parts must reach MIN_S, and one of each two
+# joined must show the encoder converged on the held picture: a frame differing by at most
+# EXACT_DIFF (grey levels, mean absolute: one level on a thousandth of the pixels), a copy of
+# its reference (VP9 in realtime mode, after refreshing a held picture, may keep re-coding it
+# with a residual of a few thousandths and never copy it exactly again). A still live shot (a
+# launch pad, a quiet landscape) keeps some change in every frame, so its near-held
+# stretches are not joined across the changes between them.
 BRIDGE_FRAMES = 3
 EXACT_DIFF = 0.001
 # A converged part's picture is on screen from the last frame that changed it: before its first
@@ -141,16 +143,16 @@ def held_spans(frames: dict[str, np.ndarray], fps: float,
 
 def _bridged(spans: list[tuple[int, int, float, float]], frames: dict[str, np.ndarray],
              recode: float) -> list[list[tuple]]:
-    """Held spans grouped when at most BRIDGE_FRAMES apart, both converged (an exact copy
-    among their frames) and the frames between change the picture by at most `recode` of
-    its spread."""
+    """Held spans grouped when at most BRIDGE_FRAMES apart, one of the two converged (an
+    exact copy among its frames) and the frames between change the picture by at most
+    `recode` of its spread."""
     bridge = change_share(frames)
     exact = np.nan_to_num(np.asarray(frames["diff"], dtype=np.float64), nan=np.inf) <= EXACT_DIFF
     groups: list[list[tuple]] = []
     for span in spans:
         prev = groups[-1][-1] if groups else (0, -BRIDGE_FRAMES - 1)
-        if (span[0] - prev[1] <= BRIDGE_FRAMES and exact[prev[0]:prev[1]].any()
-                and exact[span[0]:span[1]].any() and bridge[prev[1]:span[0]].max() <= recode):
+        if (span[0] - prev[1] <= BRIDGE_FRAMES and (exact[prev[0]:prev[1]].any()
+                or exact[span[0]:span[1]].any()) and bridge[prev[1]:span[0]].max() <= recode):
             groups[-1].append(span)
         else:
             groups.append([span])
@@ -196,7 +198,7 @@ def freeze_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
     typ = local_motion(frames["diff"], fps)
     out = []
     for group in _bridged(spans, frames, value(RECODE.key)):
-        start, end = group[0][2], group[-1][3]
+        start, end = min(p[2] for p in group), group[-1][3]
         if end - start < MIN_S:
             continue
         inside = np.concatenate([ratio[a:b] for a, b, _, _ in group])
