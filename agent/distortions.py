@@ -88,7 +88,22 @@ def _distortions(text: str) -> tuple[tuple[Mention, ...], tuple[Mention, ...]]:
     if any(m.type == "flicker" for m in out):
         # "the brightness is strobing": brightness is what flickers, not an exposure problem
         out = [m for m in out if not (m.type == "exposure" and m.text.lower() in VOCAB.tone)]
-    return tuple(out), tuple(good)
+    return tuple(_either_way(text, out)), tuple(good)
+
+
+# "dim/off in brightness", "too dark or just off": a direction said beside its type's own
+# plain name, as alternatives, asks about the type either way
+_ALTERNATIVE = re.compile(r"^\s*(?:/|\bor\b|\boder\b|\bou\b|\bo\b|或)", re.IGNORECASE)
+
+
+def _either_way(text: str, out: list[Mention]) -> list[Mention]:
+    """The mentions with a directed one (a subtype) made plain when the next mention of its
+    type, right after it as an alternative, names no direction."""
+    for i, (m, n) in enumerate(zip(out, out[1:], strict=False)):
+        if m.type == n.type and m.subtype and not n.subtype and n.pos - (m.pos + len(m.text)) \
+                <= 12 and _ALTERNATIVE.match(text[m.pos + len(m.text):n.pos]):
+            out[i] = Mention(m.type, "", m.text, m.pos, m.also)
+    return out
 
 
 def distortion_type(text: str) -> str | None:

@@ -206,7 +206,8 @@ _CLEAN_CLAIM = re.compile(
 # One that asks whether it can go out as it is ("OK to publish as is?", "ship it to the
 # client?"): yes when the grade is good and no stretch is worse than mild.
 _RELEASE_CLAIM = re.compile(r"\b(publish\w*|ship|shipping|release|deliver|upload\w*|"
-                            r"sign(?:ed|ing)? off|as[\s-]+is|the client|go live|no-go|"
+                            r"sign(?:ed|ing)? off|as[\s-]+(?:it\s+)?is|the client|go live|"
+                            r"go out|no-go|post-?production|"
                             r"approv\w*)\b",
                             re.I)
 _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
@@ -299,8 +300,10 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         # "grade this clip: A, B, C or D": school grades, A the best
         choice = nearest(q.options, lambda o: _LETTER_POINTS[o.text.strip()[0].upper()], g)
     elif q.options:
-        if any(o.yes or o.no for o in q.options) and not any(
-                o.grade is not None for o in q.options):
+        if all(o.yes or o.no for o in q.options) or any(o.yes or o.no for o in q.options) \
+                and not any(o.grade is not None for o in q.options):
+            # ("oui, c'est bon / non, il y a des défauts": a yes and a no, whatever grade
+            # their words also name)
             choice = yes_no(q, truth)
         elif numbered:  # "rate it from 1 to 5" over options "1" .. "5"
             choice = nearest(q.options, lambda o: o.numbers[0],

@@ -144,14 +144,34 @@ def in_window(e: dict[str, Any], w: Window) -> bool:
 
 
 def near_vague_part(q: Question, ev: Evidence) -> list[dict[str, Any]]:
-    """For a question about a part named in words only ("at the end"): the lasting events of
-    its type anywhere that count as in that part (see in_question_window), else []."""
-    if q.window is None or not vague_part(q.window):
+    """For a question about a part named in words only ("at the end") or a moment said with
+    a hedge ("about a minute and a half in"): the lasting events of its type anywhere that
+    count as in that part or near that moment (see in_question_window), else []."""
+    if q.window is None or not (vague_part(q.window) or hedged(q)):
         return []
     evs = ev.relabelled(ev.all_events())
     if q.types:
         evs = fitting(q.types[0], [e for e in evs if e["type"] in q.types[0].accepts])
     return in_question_window(q, split_lasting(evs)[0])
+
+
+# "near the one-minute mark", "about a minute and a half in", "around the middle": a moment or
+# a part said with a hedge reaches this far either side (people place what they saw loosely:
+# a probe's viewers put 5-12 s events 2-8 s off)
+HEDGE_S = 10.0
+_HEDGE_BEFORE = re.compile(r"\b(?:around|about|near|nearly|roughly|approximately|approx\.?|circa|"
+                           r"ca\.|somewhere\s+around|close\s+to)\s+(?:the\s+)?$", re.I)
+_HEDGE_LABEL = re.compile(r"^(?:around|about|near|roughly|approximately)\b", re.I)
+
+
+def hedged(q: Question) -> bool:
+    """Whether the question's window is a moment or part said loosely ("around 1:30",
+    "about a minute in", "near the end", "around the middle")."""
+    w = q.window
+    if w is None:
+        return False
+    return bool(_HEDGE_LABEL.match(w.label) or _HEDGE_BEFORE.search(q.text[max(0, w.pos - 30):
+                                                                          w.pos]))
 
 
 def vague_part(w: Window) -> str | None:
@@ -161,10 +181,12 @@ def vague_part(w: Window) -> str | None:
 
 def in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events a yes/no question's window holds: at an instant, those covering it (with a
-    1-s margin); over a window, those in it, not only running over its edge."""
+    1-s margin, HEDGE_S when said loosely); over a window, those in it, not only running over
+    its edge."""
     if q.window and q.window.point:
         mid = 0.5 * (q.window.start_s + q.window.end_s)
-        return [e for e in evs if e["start_s"] - 1.0 <= mid <= e["end_s"] + 1.0]
+        margin = HEDGE_S if hedged(q) else 1.0
+        return [e for e in evs if e["start_s"] - margin <= mid <= e["end_s"] + margin]
     if q.window:
         # "at the beginning" is vague: a defect that starts in it, or within as long again
         # after it, is there (one that ends in or just before "the end"; one that touches
@@ -172,9 +194,10 @@ def in_question_window(q: Question, evs: list[dict[str, Any]]) -> list[dict[str,
         w = q.window
         part = vague_part(w)
         span = w.end_s - w.start_s
+        reach = HEDGE_S if hedged(q) else 0.0  # "around the middle": loosely
         edge = (lambda e: w.start_s <= e["start_s"] < w.end_s + span) if part == "start" \
             else (lambda e: w.start_s - span < e["end_s"] <= w.end_s) if part == "end" \
-            else (lambda e: e["end_s"] > w.start_s and e["start_s"] < w.end_s) \
+            else (lambda e: e["end_s"] > w.start_s - reach and e["start_s"] < w.end_s + reach) \
             if part == "middle" else (lambda e: False)
         return [e for e in evs if in_window(e, q.window) or edge(e)]
     return list(evs)
@@ -230,6 +253,17 @@ def fitting(m: Mention, evs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             and not any(e.get("type") == "colour" for e in kept):
         kept += [e for e in evs if e.get("type") == "colour" and e not in kept]
     return kept
+
+
+def other_kind(q: Question, ev: Evidence, duration: float) -> list[dict[str, Any]]:
+    """The lasting events of the named type in the question's span that are of another kind
+    than the one it names ("the hue shift" when the colour event is oversaturation)."""
+    if not q.types or not q.types[0].subtype:
+        return []
+    m = q.types[0]
+    lasting, _ = split_lasting(ev.relabelled(ev.all_events()))
+    return [e for e in touching(lasting, *q.scope(duration))
+            if e["type"] in m.accepts and not fits_subtype(m, e)]
 
 
 def found(q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]:

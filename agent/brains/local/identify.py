@@ -31,6 +31,8 @@ from agent.kinds import RANKED_BY
 from agent.questions import Question
 from agent.timefmt import hms
 
+_LOOSE = re.compile(r"^(?:at|around|about|near)\s+", re.I)  # "near (around) the middle"
+
 
 def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The type of the distortion in the window (or the video), named as the options do."""
@@ -51,7 +53,7 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     if not evs and (near := near_vague_part(replace(q, types=[]), ev)):
         # "it jumps a bit at the beginning: stutter or blur?": a defect that starts just
         # after the words' part of the video is the one meant (as yes/no questions read it)
-        evs, span = near, f"near {q.window.label.removeprefix('at ')} ({span})"
+        evs, span = near, f"near {_LOOSE.sub('', q.window.label)} ({span})"
     load = type_load(evs)
     if not evs:
         choice = none_option(q)

@@ -40,9 +40,11 @@ from agent.brains.local.durations import same_length, same_strength
 from agent.brains.local.evidence import (
     MEASURED,
     Evidence,
+    fits_subtype,
     found,
     in_question_window,
     near_vague_part,
+    other_kind,
 )
 from agent.brains.local.levels import probed_level
 from agent.brains.local.several import each_type
@@ -150,6 +152,12 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                   else min(e["start_s"] for e in evs))
             choice = nearest(q.options, lambda o: option_seconds(q, o), at)
             conf = 0.7
+        if choice is None and (kin := other_kind(q, ev, ctx.duration_s)):
+            # "when is the hue shifted?" over a colour event measured as oversaturation
+            scored = [(iou(sp, [(e["start_s"], e["end_s"]) for e in kin]), o.letter)
+                      for o, sp in opts if sp]
+            if scored and max(scored)[0] > 0:
+                choice, conf = max(scored)[1], 0.4
         if choice is None:
             choice = worst_option(ev.get("compare_windows"), opts)
             conf = 0.3
@@ -170,12 +178,20 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         if weak:
             text += " Weaker or brief candidates: " + spans_text(weak) + "."
     else:
-        text = (f"No {name} {agree(name, 'was', 'were')} detected {where(q, ctx.duration_s)}"
-                f"{score_note(data, q.type)}.")
+        kin = other_kind(q, ev, ctx.duration_s)
+        missed = f"{name} ({q.types[0].subtype})" if kin else name  # "(hue shift)"
+        text = (f"No {missed} {agree(name, 'was', 'were')} detected "
+                f"{where(q, ctx.duration_s)}{score_note(data, q.type)}.")
         if brief:
             text += (" Only brief candidates (too short to be a lasting degradation): "
                      + spans_text(brief) + ".")
         text += coder_note(q, ev, ctx.duration_s)
+        if kin:
+            text += (f" The {type_name(q.type)} found {agree(type_name(q.type), 'is', 'are')}"
+                     " of another kind: "
+                     + "; ".join(f"{e.get('subtype') or type_name(q.type)} from "
+                                 f"{hms(e['start_s'])} to {hms(e['end_s'])} (severity "
+                                 f"{e['severity']:.2f})" for e in kin[:4]) + ".")
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 
@@ -352,6 +368,12 @@ def nearest_note(q: Question, ev: Evidence) -> str:
         e = edge[0]
         inside = min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s)
         name = type_name(e["type"])
+        if q.types and not fits_subtype(q.types[0], e) and inside >= 0.5 * (e["end_s"]
+                                                                          - e["start_s"]):
+            # "is the first minute too dark?" over a picture made too bright there
+            return (f" The {name} there {agree(name, 'is', 'are')} of another kind: "
+                    f"{e.get('subtype') or name} ({hms(e['start_s'])}-{hms(e['end_s'])}, "
+                    f"severity {e['severity']:.2f}), not {q.types[0].subtype}.")
         return (f" Only {inside:.1f} s of a {e['end_s'] - e['start_s']:.1f}-s stretch of {name} "
                 f"({hms(e['start_s'])}-{hms(e['end_s'])}, severity {e['severity']:.2f}) fall "
                 "inside the window.")
