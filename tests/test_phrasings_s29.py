@@ -193,3 +193,23 @@ def test_how_many_places_in_chinese_counts(tmp_path):
                  Event("blur", 134.0, 140.0, 0.6, 3.0, "softness", {}))
     ans = ask(idx, "这个视频一共有几处问题？", (), tmp_path)
     assert ans.answer.startswith("2 distinct degraded stretch"), ans.answer
+
+
+# -- a last fresh round of 100 questions (typical rate): its one misreading and three words --
+
+
+def test_ship_as_is_or_needs_fixing_is_a_release_verdict(tmp_path):
+    ans = ask(_severe_blocks(), "Can this go out to the client as-is, or does it need fixing "
+              "first?", ("Ship as-is", "Needs fixing"), tmp_path)
+    assert ans.choice == "B" and ans.answer.startswith("No"), ans.answer
+
+
+@pytest.mark.parametrize("question,etype", [
+    ("When does the resolution drop?", "blur"),
+    ("Is there a drop in resolution?", "blur"),
+    ("Wann steht das Bild am längsten still?", "freeze"),
+    ("¿Cuándo hay corrupción de imagen?", "corruption"),
+])
+def test_words_the_last_round_did_not_know(question, etype):
+    from agent.questions import parse_question
+    assert parse_question(question, (), 180.0).type == etype
