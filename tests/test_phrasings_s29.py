@@ -213,3 +213,9 @@ def test_ship_as_is_or_needs_fixing_is_a_release_verdict(tmp_path):
 def test_words_the_last_round_did_not_know(question, etype):
     from agent.questions import parse_question
     assert parse_question(question, (), 180.0).type == etype
+
+
+def test_the_later_the_longer_in_chinese_is_a_trend():
+    from agent.questions import parse_question
+    q = parse_question("画面定格是不是越到后面卡得越久？", ("是", "否"), 180.0)
+    assert q.kind == "trend", q
