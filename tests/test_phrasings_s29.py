@@ -219,3 +219,13 @@ def test_the_later_the_longer_in_chinese_is_a_trend():
     from agent.questions import parse_question
     q = parse_question("画面定格是不是越到后面卡得越久？", ("是", "否"), 180.0)
     assert q.kind == "trend", q
+
+
+def test_a_letter_from_the_windows_ranking_says_it_is_a_guess(tmp_path):
+    # nothing of the kind asked was found: the letter comes from ranking the options'
+    # windows, and the text must not read as if it came from an event
+    idx = _index(Event("blur", 100.0, 110.0, 0.8, 3.0, "softness", {}))
+    ans = ask(idx, "When is the picture blocky?", ("0:10-0:20", "1:40-1:50", "2:30-2:40"),
+              tmp_path)
+    assert ans.choice is not None and f"Option {ans.choice} is a guess" in ans.answer, ans.answer
+    assert ans.answer.startswith("No compression artifacts"), ans.answer

@@ -122,7 +122,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                   f"{BY_LENGTH.search(q.text).group(1).lower()} of {n_of}.")
         evs, weak = [one], []
     name = what(q)
-    choice, conf = None, 0.8 if evs else 0.6
+    choice, conf, guessed = None, 0.8 if evs else 0.6, None
     if one and q.options and all(back_reference(o.text) is not None for o in q.options):
         # "which stop is the longest? the first / the second / the third": its place in turn
         same = sorted((g for g in groups if g["type"] == one["type"]), key=lambda g: g["start_s"])
@@ -159,7 +159,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             if scored and max(scored)[0] > 0:
                 choice, conf = max(scored)[1], 0.4
         if choice is None:
-            choice = worst_option(ev.get("compare_windows"), opts)
+            choice = guessed = worst_option(ev.get("compare_windows"), opts)
             conf = 0.3
     if evs:
         text = missing + f"{name.capitalize()} {agree(name, 'occurs', 'occur')} " + "; ".join(
@@ -192,6 +192,10 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                      + "; ".join(f"{e.get('subtype') or type_name(q.type)} from "
                                  f"{hms(e['start_s'])} to {hms(e['end_s'])} (severity "
                                  f"{e['severity']:.2f})" for e in kin[:4]) + ".")
+    if guessed:  # the letter does not come from what the text reports: say so
+        text += (f" Option {guessed} is a guess: "
+                 + ("none of the options holds what was found; " if evs else "")
+                 + f"of the options' windows, its measurements are the worst for {name}.")
     return {"answer": text, "choice": choice, "segments": segments(evs), "confidence": conf}
 
 
