@@ -27,9 +27,11 @@ def _blank(m: re.Match) -> str:
 
 
 def asking_span(text: str) -> tuple[int, int] | None:
-    """Where the last asking sentence (ending in "?") lies in a text that also holds a
-    sentence of context; None when every sentence asks or none does."""
-    spans = [(m.start(), m.end()) for m in re.finditer(r"[^.!?]*[^.!?\s][^.!?]*[.!?]*", text)]
+    """Where the last asking sentence (ending in "?", cut as question_windows cuts them) lies
+    in a text that also holds a sentence of context; None when every sentence asks or none
+    does."""
+    cuts = [0, *(m.end() for m in _SENTENCE.finditer(text)), len(text)]
+    spans = [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if text[a:b].strip()]
     asking = [sp for sp in spans if text[sp[0]:sp[1]].rstrip().endswith("?")]
     if len(spans) < 2 or not asking or len(asking) == len(spans):
         return None

@@ -5,22 +5,10 @@ from __future__ import annotations
 
 import pytest
 from test_local_brain import ask
+from test_phrasings_s28_verdicts import _flicker_and_gamma, _noise_fading
 from test_toolbox import make_index
 
 from tools.model import Event
-
-
-def _noise_fading():
-    return make_index(180.0, [Event("noise", 22.5, 51.0, 0.89, 3.0, "grain", {}),
-                              Event("noise", 80.0, 114.0, 0.57, 3.0, "grain", {}),
-                              Event("noise", 155.0, 170.0, 0.5, 3.0, "grain", {})], fps=5.0)
-
-
-def _flicker_and_gamma():
-    return make_index(180.0, [Event("flicker", 60.6, 85.8, 1.0, 3.0, "brightness oscillation",
-                                    {}),
-                              Event("exposure", 134.0, 156.0, 0.52, 3.0, "too bright", {})],
-                      fps=5.0)
 
 
 @pytest.mark.parametrize("question,window", [
