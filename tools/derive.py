@@ -18,7 +18,11 @@ from tools.detectors.corruption import (
 )
 from tools.detectors.frame_drop import SUBTYPE as RATE_DROP
 from tools.detectors.freeze import freeze_events
-from tools.detectors.interlace import interlace_events, without_field_pairs
+from tools.detectors.interlace import (
+    combed_field_pairs,
+    interlace_events,
+    without_field_pairs,
+)
 from tools.detectors.screen import without_design
 from tools.detectors.stretches import merged, stretch_events
 from tools.detectors.twin_events import judged_with_twins
@@ -58,7 +62,8 @@ def derive(
                                     if e.subtype == RATE_DROP], frames)
     if len(joined) < len(scenes):  # a rate drop's jumps are no cuts: judged again without
         scenes, events = joined, _events(frames, samples, joined, fps, damage, twins)
-    events = without_field_pairs(events)  # an interlaced stretch's own halved rate
+    # an interlaced stretch's own halved rate
+    events = without_field_pairs(combed_field_pairs(events, samples, scenes))
     if gated:  # (the gates' and limits' own calibration sees the blur detectors' events)
         events = regraded(recoded(gates.gated(events), samples, scenes), samples, scenes)
     t = frames.get("t", np.zeros(0))

@@ -117,6 +117,48 @@ def isotropic(samples: dict[str, np.ndarray], scenes: list | None, a: int, b: in
 # fields, so shown at the progressive rate it stands for two frames.
 FIELD_HOLD = 2
 FIELD_SHARE = 0.5
+# A drop holding each frame for two whose own samples show comb teeth beyond the clean limit
+# at least this often is interlaced footage shown at its frame rate, even where the teeth come
+# and go with the motion too briefly for a stretch of their own (the 3-sample median of
+# `comb_rise` passes a comb that shows in every other sample only now and then). A true
+# halved rate repeats progressive pictures: no teeth (the track's three: none over the limit).
+PAIR_COMBED = 2
+
+
+def combed_field_pairs(events: list[Event], samples: dict[str, np.ndarray],
+                       scenes: list | None = None) -> list[Event]:
+    """The frame-rate drops that hold each frame for two and whose samples show comb teeth
+    (PAIR_COMBED of them beyond the clean limit, directional as combing is) read as
+    interlacing over the drop's span; every other event kept."""
+    t = np.asarray(samples.get("t", []), np.float64)
+    comb = np.nan_to_num(np.asarray(samples.get("comb", []), np.float64), nan=0.0)
+    if len(t) < 3 or len(comb) != len(t):
+        return events
+    limit = value(COMB_RISE.key)
+    base = np.full(len(comb), float(np.percentile(comb, 25)))
+    for s in scenes or []:
+        m = (t >= s.start_s) & (t < s.end_s)
+        if m.sum() >= 3:
+            base[m] = float(np.percentile(comb[m], 25))
+    raw = (comb + OFFSET) / (base + OFFSET)
+    out = []
+    for e in events:
+        inside = np.flatnonzero((t >= e.start_s) & (t < e.end_s))
+        over = inside[raw[inside] > limit] if len(inside) else inside
+        if (e.type != "frame_drop" or e.subtype != RATE_DROP or len(over) < PAIR_COMBED
+                or int(e.evidence.get("hold_frames", 0)) != FIELD_HOLD
+                or isotropic(samples, scenes, int(inside[0]), int(inside[-1]) + 1)):
+            out.append(e)
+            continue
+        r = float(np.median(raw[over]))
+        out.append(Event(
+            type="interlace", subtype="combing", start_s=e.start_s, end_s=e.end_s,
+            severity=round(float(np.clip(0.4 + 0.3 * np.log2(max(r / limit, 1.0)), 0, 1)), 3),
+            score=round(r, 2),
+            evidence={"comb_share": round(float(np.median(comb[over])), 5), "rise": round(r, 2),
+                      "clean_limit": round(limit, 2), "samples": int(len(inside)),
+                      "combed_samples": int(len(over)), "frames_held": FIELD_HOLD}))
+    return out
 
 
 def without_field_pairs(events: list[Event]) -> list[Event]:

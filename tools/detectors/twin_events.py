@@ -279,13 +279,27 @@ def _strongest(events: list[Event]) -> list[Event]:
     an event of another type kept before them. Macroblocking goes first and takes only the
     blur inside it: a coder at a high QP smooths detail away as far as a blur does (the
     sharpness falls further past its limit than the kinks rise past theirs), but a blur
-    lowers the kinks, never raises them."""
+    lowers the kinks, never raises them. A hue shift mostly inside a stretch of changed
+    saturation is the saturation's doing (`_saturation_not_hue`)."""
     kept: list[Event] = []
     for e in sorted(events, key=lambda e: (e.subtype != MACROBLOCKING, -e.score)):
         if not any(k.type != e.type and _inside(e, k)
                    and (k.subtype != MACROBLOCKING or e.type == "blur") for k in kept):
             kept.append(e)
     return sorted(kept, key=lambda e: (e.start_s, e.type))
+
+
+SATURATION = frozenset({"desaturation", "oversaturation"})
+
+
+def _saturation_not_hue(events: list[Event]) -> list[Event]:
+    """Twin hue shifts dropped where they lie mostly inside a twin stretch of changed
+    saturation. Turning the colours keeps their strength (the hue filter rotates the chroma
+    plane), but scaling the strength turns the angle of a picture whose colours nearly cancel
+    (the saturation-weighted mean chroma of pixels above the luma floor: a cockatoo's white
+    and yellow, desaturated to 0.4, turned 32 degrees)."""
+    sat = [e for e in events if e.subtype in SATURATION]
+    return [e for e in events if e.subtype != "hue shift" or not any(_inside(e, k) for k in sat)]
 
 
 # The types a twin stretch can name; the others (freezes, frame drops, flicker, shake,
@@ -360,10 +374,25 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
             out.append(f)
         for i in same:  # its own detector graded it: the twin stretch only widens it
             e = out[i]
-            if not _inside(f, e):
+            if _misnamed(e, f, found):
+                out[i] = replace(f, start_s=min(e.start_s, f.start_s),
+                                 end_s=max(e.end_s, f.end_s))
+            elif not _inside(f, e):
                 out[i] = replace(e, start_s=min(e.start_s, f.start_s),
                                  end_s=max(e.end_s, f.end_s))
     return out
+
+
+def _misnamed(e: Event, f: Event, found: list[Event]) -> bool:
+    """Whether the twin stretch f names what the detector's event e of its type measured
+    wrongly: e reads another twin measure (a hue shift where the saturation fell, too dark
+    where the contrast fell), lies mostly inside f, and the twins find no stretch of e's own
+    measure over it. Subtypes read from one measure (blur's, sharpening's) are one reading."""
+    me, mf = _measure_of(e), _measure_of(f)
+    if me is None or mf is None or me.key == mf.key or not _inside(e, f):
+        return False
+    return not any(_measure_of(g) is me and min(g.end_s, e.end_s) > max(g.start_s, e.start_s)
+                   for g in found)
 
 
 def judged_by_twins(e: Event) -> bool:
