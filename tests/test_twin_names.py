@@ -53,3 +53,15 @@ def test_twin_stretches_pass_the_gates_on_their_own_limits(monkeypatch):
     twin = _event("colour", "hue shift", 69.0, 83.5, 0.47, **TWIN)
     strong = _event("colour", "hue shift", 10.0, 20.0, 0.7)
     assert gates.gated([weak, twin, strong]) == [twin, strong]
+
+
+def test_a_detector_s_event_a_twin_stretch_backs_passes_the_gates(monkeypatch):
+    """A washed-out second read as a weak hue shift by its shot: below the shot detector's
+    gate, but the same picture elsewhere says its colour changed."""
+    monkeypatch.setattr(gates, "gate", lambda *a: 0.6)
+    hue = _event("colour", "hue shift", 116.0, 124.0, 0.45)
+    turned = _event("colour", "hue shift", 116.5, 124.0, 0.46, **TWIN)
+    (out,) = te.with_twins([hue], [turned])
+    assert (out.severity, out.start_s, out.end_s) == (0.45, 116.0, 124.0)
+    assert gates.gated([out]) == [out]
+    assert gates.gated([hue]) == []  # alone, the gate holds it

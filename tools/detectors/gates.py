@@ -40,8 +40,9 @@ def deduplicated(events: list[Event]) -> list[Event]:
 
 def gated(events: list[Event]) -> list[Event]:
     """Events stronger than anything their detector found on clean calibration footage.
-    Stretches judged against the same picture elsewhere pass: their own limits were set on
+    Stretches judged against the same picture elsewhere, and the detectors' events such a
+    stretch overlaps, pass: the twins' own limits were set on
     the clean footage's replays (tools/detectors/twin_events.py), and a gate set from the
     scene-relative detectors' clean events says nothing of them."""
-    return [e for e in events if e.evidence.get("judged_against")
+    return [e for e in events if e.evidence.get("judged_against") or e.evidence.get("twin_backed")
             or e.severity >= gate(e.type, e.subtype, e.end_s - e.start_s)]

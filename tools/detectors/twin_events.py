@@ -38,6 +38,7 @@ ROUNDS = 10  # judgements at most, each without the samples found degraded befor
 INSIDE_SHARE = 0.5
 SEVERE_TIMES = 20.0  # a departure this many times the limit is as severe as it gets
 JUDGED_AGAINST = "the same picture elsewhere in the video"  # a twin event's evidence says so
+TWIN_BACKED = "twin_backed"  # evidence of a detector's event a twin stretch overlaps
 MACROBLOCKING = "macroblocking"
 
 
@@ -377,9 +378,10 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
             if _misnamed(e, f, found):
                 out[i] = replace(f, start_s=min(e.start_s, f.start_s),
                                  end_s=max(e.end_s, f.end_s))
-            elif not _inside(f, e):
+            else:  # backed by the same picture elsewhere: past the gates (gates.gated)
                 out[i] = replace(e, start_s=min(e.start_s, f.start_s),
-                                 end_s=max(e.end_s, f.end_s))
+                                 end_s=max(e.end_s, f.end_s),
+                                 evidence={**e.evidence, TWIN_BACKED: True})
     return out
 
 
