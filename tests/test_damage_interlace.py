@@ -30,6 +30,19 @@ def test_decoder_errors_cluster_into_corruption_events():
     assert corruption_events({"t": np.arange(n) / fps, "decode_errors": np.zeros(n)}, fps) == []
 
 
+def test_errors_logged_a_chunk_apart_in_a_slow_stream_are_one_damaged_stretch():
+    """A 12-fps cartoon damaged for 10 s logs a line every ~2.7 s (one per 32-frame chunk):
+    each cluster reaches a chunk past its line, so the pieces touched and were four events."""
+    fps = 12.0
+    n = 2160
+    errs = np.zeros(n, np.float32)
+    errs[[319, 351, 383, 415]] = 2  # 26.6 s, 29.2 s, 31.9 s, 34.6 s
+    errs[1500] = 1  # 125 s: another stretch
+    events = corruption_events({"t": np.arange(n) / fps, "decode_errors": errs}, fps)
+    assert [(round(e.start_s, 1), round(e.end_s, 1)) for e in events] == [(26.6, 37.3),
+                                                                          (125.0, 127.8)]
+
+
 def test_more_decoder_errors_per_second_rank_as_worse_damage():
     # ~9 s at ~9 errors/s against ~9 s at ~18 errors/s: both above 5/s, where the old ramp
     # read 1.0 for both

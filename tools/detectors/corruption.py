@@ -34,8 +34,12 @@ def corruption_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
         return []
     at = np.flatnonzero(errs > 0)
     clusters: list[list[int]] = [[int(at[0])]]
+    # a cluster reaches one chunk past its last logged error (the frames being decoded then):
+    # the gap is counted from there (a 12-fps stream damaged throughout logs a line every
+    # ~2.7 s, each placed a chunk early, and was cut into overlapping pieces)
+    reach = CHUNK_FRAMES / fps if fps > 0 else 0.0
     for i in at[1:]:
-        if t[i] - t[clusters[-1][-1]] <= GAP_S:
+        if t[i] - t[clusters[-1][-1]] <= GAP_S + reach:
             clusters[-1].append(int(i))
         else:
             clusters.append([int(i)])
