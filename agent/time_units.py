@@ -33,7 +33,7 @@ NUM = r"\d+(?:\.\d+)?"
 # before such a noun is how long the media is, not a time in it
 MEDIA_NOUNS = (r"(?:recording|video|clip|programme|program|show|episode|film|movie|stream|"
                r"broadcast|tape|file|session|interview|lecture|webinar|match|game|documentary|"
-               r"footage|edit|cut|version)s?")
+               r"footage|edit|cut|version|sequence)s?")
 
 
 def parse_time(text: str) -> float | None:

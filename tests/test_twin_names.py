@@ -65,3 +65,17 @@ def test_a_detector_s_event_a_twin_stretch_backs_passes_the_gates(monkeypatch):
     assert (out.severity, out.start_s, out.end_s) == (0.45, 116.0, 124.0)
     assert gates.gated([out]) == [out]
     assert gates.gated([hue]) == []  # alone, the gate holds it
+
+
+def test_another_change_of_its_type_the_twins_measured_is_kept_in_the_evidence():
+    """Twin stretches of both the hue and the saturation over a shot's hue shift: the name
+    stays (the twins back it), and the saturation fall is said beside it."""
+    hue = _event("colour", "hue shift", 116.0, 124.0, 0.45)
+    turned = _event("colour", "hue shift", 116.5, 124.0, 0.46, **TWIN)
+    pale = _event("colour", "desaturation", 116.5, 124.0, 0.46, **TWIN)
+    (out,) = te.with_twins([hue], [turned, pale])
+    assert (out.subtype, out.start_s, out.end_s) == ("hue shift", 116.0, 124.0)
+    assert out.evidence["also_measured"] == ["desaturation"]
+    # a twin stretch of its own measure alone adds nothing of the kind
+    (out,) = te.with_twins([hue], [turned])
+    assert "also_measured" not in out.evidence

@@ -281,11 +281,14 @@ def event_dict(e: Event, overlap_s: float | None = None) -> dict[str, Any]:
     }
     if overlap_s is not None and overlap_s < (e.end_s - e.start_s) - 0.01:
         d["overlap_s"] = round(overlap_s, 2)
-    ev = {k: v for k, v in list(e.evidence.items())[:4] if isinstance(v, int | float | str)}
+    ev = {k: v for k, v in list(e.evidence.items())[:4]
+          if isinstance(v, int | float | str) and not isinstance(v, bool)}
     if ev:
         d["evidence"] = ev
     if e.evidence.get("recoded_from"):  # retyped after grading: its severity is that scale's
         d["graded_as"] = e.evidence["recoded_from"]
+    if e.evidence.get("also_measured"):  # other changes of its type the twins measured there
+        d["also_measured"] = list(e.evidence["also_measured"])
     return d
 
 

@@ -39,6 +39,7 @@ INSIDE_SHARE = 0.5
 SEVERE_TIMES = 20.0  # a departure this many times the limit is as severe as it gets
 JUDGED_AGAINST = "the same picture elsewhere in the video"  # a twin event's evidence says so
 TWIN_BACKED = "twin_backed"  # evidence of a detector's event a twin stretch overlaps
+ALSO_MEASURED = "also_measured"  # ... and the subtypes of other twin measures moved there
 MACROBLOCKING = "macroblocking"
 
 
@@ -379,9 +380,18 @@ def with_twins(events: list[Event], found: list[Event]) -> list[Event]:
                 out[i] = replace(f, start_s=min(e.start_s, f.start_s),
                                  end_s=max(e.end_s, f.end_s))
             else:  # backed by the same picture elsewhere: past the gates (gates.gated)
-                out[i] = replace(e, start_s=min(e.start_s, f.start_s),
-                                 end_s=max(e.end_s, f.end_s),
-                                 evidence={**e.evidence, TWIN_BACKED: True})
+                evidence = {**e.evidence, TWIN_BACKED: True}
+                me, mf = _measure_of(e), _measure_of(f)
+                if me is not None and mf is not None and me is not mf:
+                    # the twins measured another change of its type there too (a washed-out
+                    # stretch whose weak colours turned): said, so a question naming it finds it
+                    evidence[ALSO_MEASURED] = sorted({*evidence.get(ALSO_MEASURED, ()),
+                                                      f.subtype})
+                if _inside(f, e):  # (a stretch mostly inside it leaves its edges)
+                    out[i] = replace(e, evidence=evidence)
+                else:
+                    out[i] = replace(e, start_s=min(e.start_s, f.start_s),
+                                     end_s=max(e.end_s, f.end_s), evidence=evidence)
     return out
 
 

@@ -22,6 +22,8 @@ def ev_line(e: Ev) -> str:
     name = type_name(e["type"])
     # "jitter (camera shake)" already says its only subtype
     sub = f" ({e['subtype']})" if e.get("subtype") and f"({e['subtype']})" not in name else ""
+    if e.get("also_measured") and sub:  # other changes of its type measured over it
+        sub = sub[:-1] + ", also measured as " + " and ".join(e["also_measured"]) + ")"
     ev = e.get("evidence") or {}
     nums = ", ".join(f"{k} {v}" for k, v in list(ev.items())[:2] if k != "signal")
     return (f"{name}{sub} from {hms(e['start_s'])} to "

@@ -235,8 +235,9 @@ def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
         return e.get("subtype") not in _OPPOSITE.get(m.subtype, ())
     if m.type != "colour" or e.get("type") != "colour" or not e.get("subtype"):
         return True
-    if m.subtype == "saturation":
-        return "saturation" in e["subtype"]
+    if m.subtype == "saturation":  # (or the twins measured the saturation change there too)
+        return "saturation" in e["subtype"] or any(
+            "saturation" in str(s) for s in e.get("also_measured", ()))
     if _HUE_WORDS.search(m.text):
         return e["subtype"] == "hue shift"
     return True
