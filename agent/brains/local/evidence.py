@@ -96,7 +96,8 @@ class Evidence:
     def relabelled(self, evs: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         """The events, those of a relabelled type under the type they stand for."""
         return [{**e, "type": self.relabel[e["type"]],
-                 "subtype": f"{MEASURED}{e['type']}"} if e["type"] in self.relabel
+                 "subtype": f"{MEASURED}{e['type']}", "measured_subtype": e.get("subtype")}
+                if e["type"] in self.relabel
                 and (e["type"], e.get("subtype")) not in _NO_STAND_IN else e
                 for e in evs]
 

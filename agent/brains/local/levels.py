@@ -27,6 +27,10 @@ MILD, SEVERE = 0.6, 0.99
 # mild, from 4.6 s severe.
 LEVEL_CUTS: dict[str, tuple[float, float]] = {
     "flicker": (0.5, 0.95), "frame_drop": (0.5, 0.9), "stutter": (0.5, 0.85),
+    # a rate drop's severity is 1 - 1/k for pictures held k frames: a halved rate is mild,
+    # a third moderate, a quarter or less severe (the ffmpeg tracks' fps/2, /3, /5 windows
+    # read 0.5, 0.67, 0.8: all "moderate" on the cuts above)
+    "frame_drop/frame-rate drop": (0.55, 0.75),
     "freeze": (0.7, 0.95),
     "noise/grain": (0.49, 0.87), "noise/impulse": (0.48, 0.85),
     "colour/oversaturation": (0.35, 0.6), "colour/hue shift": (0.6, 0.95),
@@ -84,7 +88,14 @@ def events_level(evs: Sequence[dict[str, Any]]) -> float:
 def graded_kind(e: dict[str, Any]) -> str:
     """The "type/subtype" whose cuts read an event's severity: the detector that graded it
     (an event retyped after grading carries it as `graded_as`), else its own."""
-    return e.get("graded_as") or f"{e['type']}/{e.get('subtype') or ''}"
+    kind = e.get("graded_as") or f"{e['type']}/{e.get('subtype') or ''}"
+    measured, own = kind.partition("/")[2], e.get("measured_subtype")
+    if own and kind not in LEVEL_CUTS and measured.startswith(_MEASURED):
+        # read for another type ("stutter" asked of a rate drop): its detector's own cuts
+        mine = f"{measured[len(_MEASURED):]}/{own}"
+        if mine in LEVEL_CUTS:
+            return mine
+    return kind
 
 
 def level_position(severity: float, kind: str = "") -> float:
