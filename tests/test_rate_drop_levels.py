@@ -1,5 +1,6 @@
-"""A frame-rate drop's severity word follows how many frames each picture is held: a halved
-rate is mild, a third moderate, a quarter or less severe (agent/brains/local/levels.py)."""
+"""Severity words on real footage: a frame-rate drop reads by the frames each picture is held (a
+halved rate is mild, a third moderate, a quarter or less severe); a flattened contrast read
+on the calibration-part track's scale (agent/brains/local/levels.py)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,10 @@ def test_a_rate_drop_read_as_stutter_keeps_its_own_cuts():
     (read,) = ev.relabelled([drop])
     assert read["type"] == "stutter" and graded_kind(read) == "frame_drop/frame-rate drop"
     assert level_of(read["severity"], graded_kind(read)) == 3
+
+
+@pytest.mark.parametrize("severity,level", [(0.45, 1), (0.55, 2), (0.84, 3)])
+def test_flattened_contrast_reads_on_the_calibration_track_s_scale(severity, level):
+    """The calibration-part track's level-3 contrast cuts (0.84-0.86) are "severe", its
+    level-2 ones (0.52-0.58) "moderate", level 1 (below 0.5) "mild"."""
+    assert level_of(severity, "exposure/low contrast") == level
