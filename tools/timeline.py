@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from tools.detectors import SPATIAL_SPECS
+from tools.detectors.twin_events import ALSO_MEASURED
 from tools.model import Event
 
 # Per-frame brightness swing that counts as a flicker hit, and the detector's density cut.
@@ -287,8 +288,8 @@ def event_dict(e: Event, overlap_s: float | None = None) -> dict[str, Any]:
         d["evidence"] = ev
     if e.evidence.get("recoded_from"):  # retyped after grading: its severity is that scale's
         d["graded_as"] = e.evidence["recoded_from"]
-    if e.evidence.get("also_measured"):  # other changes of its type the twins measured there
-        d["also_measured"] = list(e.evidence["also_measured"])
+    if e.evidence.get(ALSO_MEASURED):  # other changes of its type the twins measured there
+        d[ALSO_MEASURED] = list(e.evidence[ALSO_MEASURED])
     return d
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tools.detectors.calibration import gate
+from tools.detectors.twin_events import TWIN_BACKED, judged_by_twins
 from tools.model import Event
 
 
@@ -41,8 +42,8 @@ def deduplicated(events: list[Event]) -> list[Event]:
 def gated(events: list[Event]) -> list[Event]:
     """Events stronger than anything their detector found on clean calibration footage.
     Stretches judged against the same picture elsewhere, and the detectors' events such a
-    stretch overlaps, pass: the twins' own limits were set on
-    the clean footage's replays (tools/detectors/twin_events.py), and a gate set from the
-    scene-relative detectors' clean events says nothing of them."""
-    return [e for e in events if e.evidence.get("judged_against") or e.evidence.get("twin_backed")
+    stretch overlaps, pass: the twins' own limits were set on the clean footage's replays
+    (tools/detectors/twin_events.py), and a gate set from the scene-relative detectors' clean
+    events says nothing of them."""
+    return [e for e in events if judged_by_twins(e) or e.evidence.get(TWIN_BACKED)
             or e.severity >= gate(e.type, e.subtype, e.end_s - e.start_s)]

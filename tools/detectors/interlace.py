@@ -42,13 +42,19 @@ def comb_rise(samples: dict[str, np.ndarray], scenes: list | None = None) -> np.
         return np.zeros(len(comb))
     padded = np.concatenate(([comb[0]], comb, [comb[-1]]))
     smooth = np.median(np.lib.stride_tricks.sliding_window_view(padded, 3), axis=1)
-    base = np.full(len(comb), float(np.percentile(comb, 25)))
     t = np.asarray(samples.get("t", np.arange(len(comb))), np.float64)
+    return (smooth + OFFSET) / (quiet_level(comb, t, scenes) + OFFSET)
+
+
+def quiet_level(comb: np.ndarray, t: np.ndarray, scenes: list | None) -> np.ndarray:
+    """Per sample, the comb share's lower quartile over its shot (of at least 3 samples; the
+    whole video's otherwise): what the shot shows while nothing combs."""
+    base = np.full(len(comb), float(np.percentile(comb, 25)))
     for s in scenes or []:
         m = (t >= s.start_s) & (t < s.end_s)
         if m.sum() >= 3:
             base[m] = float(np.percentile(comb[m], 25))
-    return (smooth + OFFSET) / (base + OFFSET)
+    return base
 
 
 def _highest_rise(v: CleanVideo) -> list[float]:
@@ -135,12 +141,7 @@ def combed_field_pairs(events: list[Event], samples: dict[str, np.ndarray],
     if len(t) < 3 or len(comb) != len(t):
         return events
     limit = value(COMB_RISE.key)
-    base = np.full(len(comb), float(np.percentile(comb, 25)))
-    for s in scenes or []:
-        m = (t >= s.start_s) & (t < s.end_s)
-        if m.sum() >= 3:
-            base[m] = float(np.percentile(comb[m], 25))
-    raw = (comb + OFFSET) / (base + OFFSET)
+    raw = (comb + OFFSET) / (quiet_level(comb, t, scenes) + OFFSET)
     out = []
     for e in events:
         inside = np.flatnonzero((t >= e.start_s) & (t < e.end_s))

@@ -281,27 +281,13 @@ def _strongest(events: list[Event]) -> list[Event]:
     an event of another type kept before them. Macroblocking goes first and takes only the
     blur inside it: a coder at a high QP smooths detail away as far as a blur does (the
     sharpness falls further past its limit than the kinks rise past theirs), but a blur
-    lowers the kinks, never raises them. A hue shift mostly inside a stretch of changed
-    saturation is the saturation's doing (`_saturation_not_hue`)."""
+    lowers the kinks, never raises them."""
     kept: list[Event] = []
     for e in sorted(events, key=lambda e: (e.subtype != MACROBLOCKING, -e.score)):
         if not any(k.type != e.type and _inside(e, k)
                    and (k.subtype != MACROBLOCKING or e.type == "blur") for k in kept):
             kept.append(e)
     return sorted(kept, key=lambda e: (e.start_s, e.type))
-
-
-SATURATION = frozenset({"desaturation", "oversaturation"})
-
-
-def _saturation_not_hue(events: list[Event]) -> list[Event]:
-    """Twin hue shifts dropped where they lie mostly inside a twin stretch of changed
-    saturation. Turning the colours keeps their strength (the hue filter rotates the chroma
-    plane), but scaling the strength turns the angle of a picture whose colours nearly cancel
-    (the saturation-weighted mean chroma of pixels above the luma floor: a cockatoo's white
-    and yellow, desaturated to 0.4, turned 32 degrees)."""
-    sat = [e for e in events if e.subtype in SATURATION]
-    return [e for e in events if e.subtype != "hue shift" or not any(_inside(e, k) for k in sat)]
 
 
 # The types a twin stretch can name; the others (freezes, frame drops, flicker, shake,

@@ -131,6 +131,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                        if back_reference(o.text) in (at, at - len(same))), None)
     opts = [(o, option_span(o, ctx.duration_s)) for o in q.options]
     spans = [(e["start_s"], e["end_s"]) for e in evs]
+    kin = other_kind(q, ev, ctx.duration_s)  # the named type's events of another kind
     if q.options and choice is None:
         if evs:
             scored = [(iou(sp, spans), o.letter) for o, sp in opts if sp]
@@ -152,7 +153,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
                   else min(e["start_s"] for e in evs))
             choice = nearest(q.options, lambda o: option_seconds(q, o), at)
             conf = 0.7
-        if choice is None and (kin := other_kind(q, ev, ctx.duration_s)):
+        if choice is None and kin:
             # "when is the hue shifted?" over a colour event measured as oversaturation
             scored = [(iou(sp, [(e["start_s"], e["end_s"]) for e in kin]), o.letter)
                       for o, sp in opts if sp]
@@ -178,7 +179,6 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         if weak:
             text += " Weaker or brief candidates: " + spans_text(weak) + "."
     else:
-        kin = other_kind(q, ev, ctx.duration_s)
         missed = f"{name} ({q.types[0].subtype})" if kin else name  # "(hue shift)"
         text = (f"No {missed} {agree(name, 'was', 'were')} detected "
                 f"{where(q, ctx.duration_s)}{score_note(data, q.type)}.")
