@@ -12,7 +12,13 @@ import numpy as np
 from tests.test_events import FPS, _frames, _samples, _scenes
 from tools.detectors import detect_events
 from tools.detectors.calibration import value
-from tools.detectors.jitter import SHAKE_RISE, jitter_events, shake_level, shake_rise
+from tools.detectors.jitter import (
+    SHAKE_RISE,
+    SHAKE_RISE_LONG,
+    jitter_events,
+    shake_level,
+    shake_rise,
+)
 from tools.ffmpeg import ffmpeg_exe
 
 SCENES = _scenes([0.0, 90.0])
@@ -102,12 +108,40 @@ def test_shake_wavering_under_the_limit_for_a_while_stays_one_event():
     assert abs(e.start_s - 30.0) <= 2.0 and abs(e.end_s - 60.0) <= 2.0, e
 
 
-def test_stronger_shake_on_footage_that_shakes_is_its_look_below_the_limit():
-    # a hand-held look all through, shaken 2.5 times as hard for 20 s: no rise past the limit
+def test_shake_added_to_footage_that_shakes_is_found_when_it_holds():
+    # a hand-held look all through, shaken 2.5 times as hard for 20 s: under the 3-s limit,
+    # but held for longer than clean footage holds any rise, stepping up and down in the shot
     f = _still(120.0)
     _move(f, 0.0, 120.0, _shake(1.0))
     _move(f, 40.0, 60.0, _shake(1.5))
+    rise = jitter_rise(f)
+    assert np.exp(np.max(rise[(f["t"] > 42.0) & (f["t"] < 58.0)])) < value(SHAKE_RISE.key)
+    (e,) = jitter_events(f, _scenes([0.0, 120.0]), FPS)
+    assert e.subtype == "camera shake"
+    assert abs(e.start_s - 40.0) <= 2.0 and abs(e.end_s - 60.0) <= 2.0, e
+
+
+def test_a_brief_harder_shake_on_footage_that_shakes_is_its_look():
+    # the same, for 6 s only: a swing or a bounce of the hand-held camera
+    f = _still(120.0)
+    _move(f, 0.0, 120.0, _shake(1.0))
+    _move(f, 40.0, 46.0, _shake(1.5))
     assert jitter_events(f, _scenes([0.0, 120.0]), FPS) == []
+
+
+def test_a_shot_shakier_than_the_still_shots_around_it_is_its_look():
+    # a hand-held shot cut between tripod shots: it changes level at its cuts only
+    f = _still(120.0)
+    _move(f, 40.0, 60.0, _shake(0.3))
+    cuts = _scenes([0.0, 40.0, 60.0, 120.0])
+    assert np.exp(np.max(shake_rise(f, cuts, FPS)[0][(f["t"] > 42.0) & (f["t"] < 58.0)])) > \
+        value(SHAKE_RISE_LONG.key)
+    assert jitter_events(f, cuts, FPS) == []
+    # the same shake starting inside the tripod shot before it steps up there: shake
+    f = _still(120.0)
+    _move(f, 30.0, 60.0, _shake(0.3))
+    (e,) = jitter_events(f, cuts, FPS)
+    assert abs(e.start_s - 30.0) <= 2.0 and abs(e.end_s - 60.0) <= 2.0, e
 
 
 def jitter_rise(f: dict[str, np.ndarray]) -> np.ndarray:

@@ -60,6 +60,13 @@ GAP_S = 2.0
 # (calibrated: jitter.shake_rise_long): clean footage keeps its level near its usual one over
 # 10 s (a swing, a bounce are brief).
 LONG_S = 10.0
+# Shake added to footage with motion of its own (a hand-held camera) rises less than the 3-s
+# limit but holds: a rise above what clean footage holds for LONG_S, held that long, is shake
+# too when it steps up or down inside a shot: some shot holds >= MIN_S of it and >= MIN_S
+# outside it, its level there at least the long-hold ratio above the rest of that shot. A
+# shot merely shakier than the shots around it (a hand-held shot cut between still ones)
+# changes level at its cuts only: against a usual level set by the still shots, its level
+# alone is no different from shake added to it, and it is the footage, not a defect.
 # The residual RMS (pixels of the analysis picture) that counts as severity 1.
 FULL_PX = 2.0
 # Displacement drawn afresh every frame has a second difference of RMS sqrt(6) times its own:
@@ -311,6 +318,30 @@ RANDOM_LEVEL = declare(Quantity(
         "difference carrying most of the shake) that a clean video holds for 3 s"))
 
 
+def sustained(rise: np.ndarray, level: np.ndarray, t: np.ndarray, fps: float,
+              cuts: list[float], low: float) -> np.ndarray:
+    """Frames of stretches whose bridged rise holds at `low` (log) for LONG_S and whose level
+    steps by that much inside a shot (see above)."""
+    out = np.zeros(len(rise), dtype=bool)
+    shot = np.searchsorted(np.asarray(sorted(cuts), dtype=np.float64), t, side="right")
+    judged = np.isfinite(level)
+    need = MIN_S * fps
+    for a, b in runs(bridged(rise, fps) >= low):
+        if (b - a) / fps < LONG_S:
+            continue
+        inside = np.zeros(len(t), dtype=bool)
+        inside[a:b] = True
+        for s in np.unique(shot[a:b]):
+            own, rest = judged & (shot == s) & inside, judged & (shot == s) & ~inside
+            if own.sum() < need or rest.sum() < need:
+                continue
+            ratio = (np.median(level[own]) + VISIBLE_PX) / (np.median(level[rest]) + VISIBLE_PX)
+            if np.log(ratio) >= low:
+                out[a:b] = True
+                break
+    return out
+
+
 def shaky_stretches(active: np.ndarray, unjudged: np.ndarray, t: np.ndarray,
                     fps: float) -> list[tuple[int, int]]:
     """Runs of shaky frames across brief stretches (<= GAP_S) that could not be judged (the
@@ -335,7 +366,9 @@ def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> li
     rise, level, rnd, jrise = shake_rise(frames, scenes, fps)
     limit = float(np.log(value(SHAKE_RISE.key)))
     random_px = value(RANDOM_LEVEL.key)
-    shaky = rise >= limit
+    long_low = float(np.log(value(SHAKE_RISE_LONG.key)))
+    shaky = (rise >= limit) | sustained(rise, level, t, fps,
+                                        [sc.start_s for sc in scenes[1:]], long_low)
     # random displacement: judged on its own level, or as a rise of the frame-to-frame
     # reversal where the camera's own sway is no shake (it would be camera shake then)
     random = (np.nan_to_num(rnd, nan=0.0) >= random_px) | (
@@ -343,7 +376,7 @@ def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> li
     active = shaky | random
     events = []
     found = shaky_stretches(active, np.isneginf(rise) & ~np.isfinite(rnd), t, fps)
-    for a, b in joined_on(found, rise, fps, float(np.log(value(SHAKE_RISE_LONG.key)))):
+    for a, b in joined_on(found, rise, fps, long_low):
         on = np.flatnonzero(active[a:b]) + a
         px = float(np.nanmedian(level[on]))
         ratio = float(np.exp(np.median(rise[on])))
