@@ -20,6 +20,7 @@ from tools.detectors.frame_drop import SUBTYPE as RATE_DROP
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import (
     combed_field_pairs,
+    explained_by_combing,
     interlace_events,
     without_field_pairs,
 )
@@ -63,7 +64,8 @@ def derive(
     if len(joined) < len(scenes):  # a rate drop's jumps are no cuts: judged again without
         scenes, events = joined, _events(frames, samples, joined, fps, damage, twins)
     # an interlaced stretch's own halved rate
-    events = without_field_pairs(combed_field_pairs(events, samples, scenes))
+    events = explained_by_combing(without_field_pairs(combed_field_pairs(events, samples,
+                                                                         scenes)))
     if gated:  # (the gates' and limits' own calibration sees the blur detectors' events)
         events = regraded(recoded(gates.gated(events), samples, scenes), samples, scenes)
     t = frames.get("t", np.zeros(0))

@@ -183,3 +183,20 @@ def without_field_pairs(events: list[Event]) -> list[Event]:
             e = replace(e, evidence={**e.evidence, "frames_held": FIELD_HOLD})
         out.append(e)
     return out
+
+
+# What comb teeth are also measured as: each tooth is a row jutting out from the rows above
+# and below it, the isolated outlier the impulse-noise measure counts and the overshoot at
+# edges the halo measure reads. Such an event lying for at least COMB_SHARE inside an
+# interlaced stretch is the combing's doing (grain, measured on smooth areas, is not).
+COMB_READINGS = (("noise", "impulse"), ("sharpening", "halo"))
+COMB_SHARE = 0.5
+
+
+def explained_by_combing(events: list[Event]) -> list[Event]:
+    """The events without the impulse and halo readings of interlaced stretches' teeth."""
+    spans = [(e.start_s, e.end_s) for e in events if e.type == "interlace"]
+    if not spans:
+        return events
+    return [e for e in events if (e.type, e.subtype) not in COMB_READINGS
+            or overlap_share(e.start_s, e.end_s, spans) < COMB_SHARE]
