@@ -74,9 +74,13 @@ def duration_bounds(text: str) -> tuple[float | None, float | None]:
     return lo, hi
 
 
+_CJK_AFTER_DIGIT = re.compile(r"(?<=\d)(?=[\u3040-\u30ff\u3400-\u9fff])")
+
+
 def numbers(text: str) -> list[float]:
     """Plain counts in a text ("3", "three", "twice")."""
     out = []
+    text = _CJK_AFTER_DIGIT.sub(" ", text)  # "3次", "2个": a count and its measure word
     for m in re.finditer(r"\b(\d+(?:\.\d+)?|[a-z-]+)\b", text.lower()):
         w = m.group(1)
         if w in ("a", "an", "half a"):

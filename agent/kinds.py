@@ -78,6 +78,10 @@ _NOT_LEVEL = re.compile(r"^\s*not\s+(?:very\s+|too\s+|so\s+|that\s+)?[\w-]+\s*$"
 # An option saying the defect is not there at all ("there is no noise", "never", "none")
 _NONE_OPTION = re.compile(r"\b(?:no|none|never|nowhere|neither|not\s+at\s+all)\b", re.I)
 
+# An option saying both (or all) of the others: "both", "in both halves", "all of them"
+BOTH_OPTION = re.compile(r"^\s*(?:in\s+)?(?:both|all(?:\s+of\s+them)?|each|everywhere|"
+                         r"throughout)\b", re.I)
+
 # One defect said to come with another: whether they overlap
 DURING = re.compile(r"\b(?:happen|happens|happened|occur|occurs|occurred|appear|appears|"
                     r"appeared|show up|shows up|come|comes|start|starts|take place|takes place|"
@@ -181,10 +185,17 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if options and len(opt_windows) == len(options) and _CUE["asks_time"].search(low) \
             and not _CUE["ranking"].search(low):
         return "localization"
+    # "Macroblocking window? Pick one.", "The picture is broken - in which part is the first
+    # time?": one type over options that are all times, nothing ranked: where it is
+    if options and len(options) >= 2 and all(
+            (w := windows(o, 3600.0)) and not w[0].point for o in options) and len(named) == 1 \
+            and not _CUE["ranking"].search(low) and not _COMPARATIVE.search(low):
+        return "localization"  # (ranges: "2 s / 8 s" are lengths, "at 0:45" moments)
     # "Does the noise appear in the first or in the second half? / first half / second half /
     # there is no noise": which of the parts offered it is in
     if len(opt_windows) >= 2 and len(named) == 1 and re.search(r"\bor\b", low) and all(
-            o in opt_windows or is_no(o) or _NONE_OPTION.search(o) for o in options) \
+            o in opt_windows or is_no(o) or _NONE_OPTION.search(o) or BOTH_OPTION.match(o)
+            for o in options) \
             and not _CUE["ranking"].search(low) and not re.search(
                 r"\b(?:worse|better|more|less|stronger|weaker|milder)\b", low):
         return "localization"
@@ -211,6 +222,8 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     if options and graded >= max(2, len(options) - 1) and not _CUE["not_severity"].search(low) \
             and len(named or {m.type for m in good}) == 1:
         return "severity"  # "how good is the focus? good / fair / poor": that one's grade
+    if options and graded >= max(2, len(options) - 1) and not named and not good:
+        return "overall"  # "how bad is this overall, 1 to 5? 1 - terrible ... 5 - excellent"
     if _RATES.search(low) and len(named) == 1 \
             and not _CUE["yes_no_start"].match(low) and not _SHARE.search(low):
         return "severity"  # "rate the noise from 1 to 5": that one's level, on that scale
@@ -238,8 +251,11 @@ def kind_of(q: str, options: Sequence[str]) -> str:
                 and not _WH.search(low):
             return "detection"  # "¿La imagen es nítida?": yes/no in any word order
         return "open" if has_dist or _is_quality(q) else "not_understood"
-    if sum(bool(distortions(o)) for o in options) >= len(options) - 1:
-        return "classification"
+    typed = sum(bool(distortions(o)) for o in options)
+    if typed >= len(options) - 1 or typed >= 2 and typed + sum(
+            bool(BOTH_OPTION.match(o) or _NONE_OPTION.search(o)) and not distortions(o)
+            for o in options) == len(options):
+        return "classification"  # (also "noise / over-sharpening / both / neither")
     if not has_dist and not _is_quality(q):
         return "not_understood"
     return "overall"

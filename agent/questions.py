@@ -224,6 +224,18 @@ def ordinals(text: str) -> list[tuple[int, str, tuple[int, int]]]:
     return out
 
 
+_AFTER_QUESTION_MARK = re.compile(r"(?<=[?？])\s*")
+
+
+def asked_part(text: str) -> str:
+    """The sentences of a text that ask (end in a question mark), when it also says things
+    that do not ("is anything wrong? looks fine to me but idk": the asker's own view, not
+    what is asked); else the whole text."""
+    parts = [p for p in _AFTER_QUESTION_MARK.split(text) if p.strip()]
+    asking = [p for p in parts if p.rstrip().endswith(("?", "？"))]
+    return " ".join(asking) if asking and len(asking) < len(parts) else text
+
+
 def parse_question(
     question: str,
     options: Sequence[str] = (),
@@ -339,7 +351,8 @@ def _parse(
     aside = [m for m in types if _set_aside(text, m.pos)]  # "apart from the noise, ...?"
     types = [m for m in types if m not in aside]
     # "Is the image sharp?" names no defect, only a picture free of one: ask about its absence
-    praise = not types and bool(good := praised(text) if reading.supported else [])
+    asked = asked_part(text)  # ("is anything wrong? looks fine to me": the asker's view)
+    praise = not types and bool(good := praised(asked) if reading.supported else [])
     if praise:
         types = good
         if kind == "stability" and all(o.yes or o.no for o in opts):
@@ -370,9 +383,9 @@ def _parse(
         options=opts,
         duration_s=float(duration_s),
         # ("more or less severe than" asks which way, not for the least)
-        least=praise or bool(VOCAB.least.search(_MORE_OR_LESS.sub("", plain))),
+        least=praise or bool(VOCAB.least.search(_MORE_OR_LESS.sub("", asked_part(plain)))),
         praised=praise,
-        absent=kind == "detection" and (praise or bool(VOCAB.absent.search(text))),
+        absent=kind == "detection" and (praise or bool(VOCAB.absent.search(asked))),
         claim=trend_claim(text, bool(types)) if kind == "trend" else None,
         n_segments=n_seg,
         language=reading.code,

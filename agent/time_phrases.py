@@ -156,15 +156,22 @@ _DECIMAL_MINUTE = re.compile(r"\b(?:the\s+)?minute\s+(\d+\.\d+)\b", re.I)
 # the second minute
 _MINUTE_BOUND = re.compile(r"\b(before|after|until|till|since|by|up\s+to|prior\s+to|past|"
                            r"around|about|near|approximately|roughly|at|"
+                           r"between(?=\s+(?:(?:the|la|le|el|der|die|dem|den)\s+)?(?:minute|min)"
+                           r"\.?\s+\d+\s+and\s+(?:(?:the|la|le|el|der|die|dem|den)\s+)?\d+:\d)|"
                            r"from(?=\s+(?:the\s+)?(?:minute|min)\.?\s+\d+\s+(?:on|onwards?|"
                            r"forwards?)\b))\s+(?:(?:the|la|le|el|der|die|dem|den)\s+)?"
                            r"(?:minute|min)\.?\s+(\d+)\b(?![:.]\d)", re.I)
 
 
 
+# "t = 117 s", "t=20s": a time written as the variable of a plot's axis
+_T_EQUALS = re.compile(r"\bt\s*=\s*(?=\d)", re.I)
+
+
 def _minute_clock(text: str) -> str:
     """"minute 1:30" as "1:30" (the word blanked to the same length); "1 min 30" and
     "minute 1.5" as clock times."""
+    text = _T_EQUALS.sub(lambda m: " " * len(m.group(0)), text)
     text = _MIN_SEC.sub(lambda m: f"{m.group(1)} {int(m.group(2))}:{int(m.group(3)):02d}", text)
     text = _DECIMAL_MINUTE.sub(lambda m: f"{float(m.group(1)) * 60:g} seconds", text)
     text = _MINUTE_BOUND.sub(lambda m: f"{m.group(1)} {int(m.group(2))}:00", text)

@@ -117,7 +117,7 @@ def windows(
             add(m, a, b, m.group(0))
     rng = re.compile(
         rf"(between\s+|from\s+)?(?:{_ABOUT}\s+)?({_TIME}|{_NUM})\s*(-|–|—|~|to|and|until|till|"
-        rf"through)\s*(?:{_ABOUT}\s+)?({_TIME}|{_NUM})(\s*(?:seconds?|secs?|s|minutes?|mins?)\b)?",
+        rf"through)\s*(?:(?:the|el|la|le|les|der|die|dem|den)\s+)?(?:{_ABOUT}\s+)?({_TIME}|{_NUM})(\s*(?:seconds?|secs?|s|minutes?|mins?)\b)?",
         re.IGNORECASE,
     )
     for m in rng.finditer(text):
@@ -397,4 +397,24 @@ def windows(
             continue  # "how much of the 8 minutes ...": a length, not an instant
         add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)
 
-    return sorted(found, key=lambda w: w.pos)
+    return _clarified(sorted(found, key=lambda w: w.pos), text)
+
+
+# "minute 2 (from 2:00 to 2:30)", "the end (after 2:40)": the times in brackets say what the
+# words before them meant
+_SAID_AGAIN = re.compile(r"\s*[(\[]\s*(?:(?:i\.?e\.?|that\s+is|so|or|roughly|about|"
+                         r"approx\.?|approximately)\s*,?\s*)?$", re.I)
+
+
+def _clarified(found: list[Window], text: str) -> list[Window]:
+    """The windows without those that a bracketed window right after them makes precise."""
+    out = []
+    for i, w in enumerate(found):
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        end = w.pos + len(w.label)
+        if nxt is not None and not nxt.point and text[end:end + 1] != "" and \
+                _SAID_AGAIN.match(text[end:nxt.pos]) and \
+                text[w.pos:end].lower() == w.label.lower():
+            continue
+        out.append(w)
+    return out

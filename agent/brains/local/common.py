@@ -6,7 +6,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from agent.brains.local.evidence import type_hit
+from agent.brains.local.evidence import MEASURED, type_hit
+from agent.kinds import BOTH_OPTION
 from agent.questions import BY_LENGTH, Mention, Option, Question, Window, type_name
 from agent.timefmt import hms
 
@@ -115,7 +116,10 @@ def by_length(text: str, evs: Sequence[Ev]) -> Ev | None:
 # "when does it appear first?", "at what time do errors first show up?": the earliest event;
 # "when is it seen last?", "the latest": the last one (an ordinal noun, "the first freeze", is
 # a rank and a window word, "the first half", a window: both are read before this)
-_FIRST_TIME = re.compile(r"\b(?:first|earliest|initially|for the first time)\b", re.I)
+# ("the first half", "the first 30 seconds" are parts of the video, not an order)
+_FIRST_TIME = re.compile(r"\b(?:first|earliest|initially|for the first time)\b"
+                         r"(?!\s+(?:half|third|quarter|minute|minutes|second|seconds|part|"
+                         r"section|segment|hour|few|\d))", re.I)
 _LAST_TIME = re.compile(r"\b(?:(?:appears?|occurs?|happens?|shows? up|is seen|seen|comes?|"
                         r"starts?|begins?)\s+(?:last|for the last time)|latest|"
                         r"(?:the\s+)?last time)\b", re.I)
@@ -300,3 +304,40 @@ def timed_mentions(mentions: Sequence[Mention], windows: Sequence[Window]
         if mine:
             out.append((m, mine[0]))
     return out
+
+
+# Seconds of the events each window must hold for "both" (see both_option)
+BOTH_S = 3.0
+
+
+def both_option(q: Question, opts: list[tuple[Any, Any]], evs: list[dict[str, Any]]) -> str | None:
+    """The option saying "both" (or "all"), when every window the options offer holds at
+    least BOTH_S of the events (or a tenth of the window)."""
+    both = next((o for o, sp in opts if not sp and BOTH_OPTION.match(o.text)), None)
+    spans = [sp for _, sp in opts if sp]
+    if both is None or len(spans) < 2:
+        return None
+    def held(sp: tuple[float, float]) -> float:
+        return sum(max(0.0, min(sp[1], e["end_s"]) - max(sp[0], e["start_s"])) for e in evs)
+    return both.letter if all(held(sp) >= min(BOTH_S, 0.1 * (sp[1] - sp[0])) for sp in spans) \
+        else None
+
+
+def level_yes(q: Question, level: float) -> str | None:
+    """Of options that say yes at a level ("present, mild" / "present, severe"), the one
+    nearest `level` (None unless there are two or more)."""
+    levelled = [o for o in q.options if o.yes and not o.no and o.level is not None]
+    if len(levelled) < 2 or level <= 0:
+        return None
+    return min(levelled, key=lambda o: abs(o.level - level)).letter
+
+
+def which_prefix(q: Question, e: dict[str, Any]) -> str:
+    """What an event is, when the question did not name it (or it stands in for the named
+    type): "blur, " / "measured as stutter, "."""
+    if not q.type:
+        return f"{type_name(e['type'])}, "
+    sub = str(e.get("subtype") or "")
+    if e["type"] != q.type:  # another name the question gave the same defect
+        return f"{type_name(e['type'])}, "
+    return f"{sub}, " if sub.startswith(MEASURED) else ""

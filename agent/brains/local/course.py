@@ -27,7 +27,7 @@ from agent.brains.stretches import (
     total_s,
 )
 from agent.context import RunContext
-from agent.questions import Mention, Question, type_name
+from agent.questions import Mention, Question, asked_part, type_name
 from agent.timefmt import hms
 
 _STABILITY_CLAIMS: tuple[tuple[str, str], ...] = (
@@ -260,9 +260,10 @@ def scaled(g: float, lo: float, hi: float) -> float:
 def judges_quality(q: Question) -> bool:
     """Whether a yes/no question claims a grade of the whole ("is it acceptable / clean /
     poor?"): the overall grade answers it, whatever the kind its wording reads as."""
+    asked = asked_part(q.text)  # ("anything wrong? looks fine to me": the asker's view)
     return bool(q.options) and all(o.yes or o.no for o in q.options) and bool(
-        _CLEAN_CLAIM.search(q.text) or _FAIR_CLAIM.search(q.text)
-        or _POOR_CLAIM.search(q.text) or _RELEASE_CLAIM.search(q.text))
+        _CLEAN_CLAIM.search(asked) or _FAIR_CLAIM.search(asked)
+        or _POOR_CLAIM.search(asked) or _RELEASE_CLAIM.search(asked))
 
 
 # School grades as options ("A", "B+", "C", "D", "F") and the 1-5 grade each stands for
@@ -282,10 +283,11 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     found = stretches(evs)
     g, detail = grade(found, span)
     choice = None
-    clean_claim = bool(_CLEAN_CLAIM.search(q.text))
-    poor = None if clean_claim else _POOR_CLAIM.search(q.text)
-    fair_claim = not clean_claim and not poor and bool(_FAIR_CLAIM.search(q.text))
-    release = not clean_claim and not poor and bool(_RELEASE_CLAIM.search(q.text))
+    asked = asked_part(q.text)
+    clean_claim = bool(_CLEAN_CLAIM.search(asked))
+    poor = None if clean_claim else _POOR_CLAIM.search(asked)
+    fair_claim = not clean_claim and not poor and bool(_FAIR_CLAIM.search(asked))
+    release = not clean_claim and not poor and bool(_RELEASE_CLAIM.search(asked))
     fair_claim = fair_claim or release
     truth = (not found) if clean_claim else (
         g >= GOOD_GRADE and max((stretch_level(st) for st in found), default=0.0) < 2.0

@@ -290,6 +290,10 @@ def found(q: Question, ev: Evidence, duration: float) -> tuple[list[dict], dict]
                 and (not own or e["subtype"] in also)]
     if q.types:
         evs = fitting(q.types[0], evs)
+    also = set(q.types[0].also) & {m.type for m in q.types[1:]} if q.types else set()
+    if not evs and also:  # "ruckelnde Wiedergabe (zu niedrige Bildrate)": one defect, two names
+        lo, hi = q.scope(duration)
+        evs = [e for e in touching(ev.all_events(), lo, hi) if e["type"] in also]
     return list(evs), data
 
 

@@ -27,7 +27,7 @@ from agent.brains.local.totals import aggregate, type_sets
 from agent.brains.stretches import stretch_types, stretches
 from agent.context import RunContext
 from agent.distortions import TYPE_NAMES
-from agent.kinds import RANKED_BY
+from agent.kinds import BOTH_OPTION, RANKED_BY
 from agent.questions import Question
 from agent.timefmt import hms
 
@@ -74,6 +74,11 @@ def classification(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]
     top = max(load, key=load.get)
     subs = subtypes(evs)
     choice, conf = by_type(q, load, subs)
+    typed = [o for o in q.options if o.types]
+    both = next((o for o in q.options if not o.types and BOTH_OPTION.match(o.text)), None)
+    if both and len(typed) >= 2 and all(any(t in load for m in o.types for t in m.accepts)
+                                        for o in typed):
+        choice = both.letter  # "noise / over-sharpening / both / neither": each is there
     main = [e for e in evs if e["type"] == top]
     name = TYPE_NAMES.get(top, top)
     text = (f"The distortion {span} is {name}"

@@ -16,11 +16,13 @@ from agent.brains.local.claims import (
 )
 from agent.brains.local.common import (
     agree,
+    both_option,
     by_length,
     by_order,
     by_type,
     ev_line,
     iou,
+    level_yes,
     nearest,
     none_option,
     option_seconds,
@@ -32,13 +34,13 @@ from agent.brains.local.common import (
     type_load,
     what,
     where,
+    which_prefix,
     worst_option,
     yes_no,
 )
 from agent.brains.local.course import judges_quality, overall
 from agent.brains.local.durations import same_length, same_strength
 from agent.brains.local.evidence import (
-    MEASURED,
     Evidence,
     fits_subtype,
     found,
@@ -46,7 +48,7 @@ from agent.brains.local.evidence import (
     near_vague_part,
     other_kind,
 )
-from agent.brains.local.levels import probed_level
+from agent.brains.local.levels import events_level, probed_level
 from agent.brains.local.several import each_type
 from agent.brains.stretches import split_lasting, stretches
 from agent.context import RunContext
@@ -138,6 +140,9 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             if scored and max(scored)[0] > 0:
                 best, choice = max(scored)
                 conf = min(0.95, 0.4 + best)
+            both = both_option(q, opts, evs)
+            if both:  # "first half / second half / both": it is in each of the windows
+                choice, conf = both, 0.7
             moments = _moments(q, evs)
             if moments:  # options that are moments: the one nearest an onset (or an end)
                 choice = nearest(q.options, lambda o: min(
@@ -164,7 +169,7 @@ def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             conf = 0.3
     if evs:
         text = missing + f"{name.capitalize()} {agree(name, 'occurs', 'occur')} " + "; ".join(
-            f"from {hms(e['start_s'])} to {hms(e['end_s'])} ({_which(q, e)}severity "
+            f"from {hms(e['start_s'])} to {hms(e['end_s'])} ({which_prefix(q, e)}severity "
             f"{e['severity']:.2f})" for e in evs[:8]) + "." + picked
         if len(evs) > 8:
             text += f" ({len(evs)} spans in all.)"
@@ -275,15 +280,6 @@ def covered(span: tuple[float, float], evs: list[dict[str, Any]]) -> float:
                for e in evs) / (b - a)
 
 
-def _which(q: Question, e: dict[str, Any]) -> str:
-    """What an event is, when the question did not name it (or it stands in for the named
-    type): "blur, " / "measured as stutter, "."""
-    if not q.type:
-        return f"{type_name(e['type'])}, "
-    sub = str(e.get("subtype") or "")
-    return f"{sub}, " if sub.startswith(MEASURED) else ""
-
-
 def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """Whether the named distortion is there (in the window, at the instant)."""
     if not q.types and not q.window and judges_quality(q):
@@ -320,6 +316,8 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if elsewhere:  # "is the flicker only in the first half?": not when it is also outside
         present = False
     choice = yes_no(q, present != q.absent)  # "is it free of blur?": yes when absent
+    if present and not q.absent and (at_level := level_yes(q, events_level(evs))):
+        choice = at_level  # "absent / present, mild / present, severe": how much, too
     if present and not q.absent and (timed := _timed_yes(q, evs)):
         choice = timed  # "yes, around 0:50" / "yes, around 2:00": the one at the event
     if choice is None and q.options:
