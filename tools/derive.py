@@ -70,7 +70,8 @@ def derive(
         events = regraded(recoded(gates.gated(events), samples, scenes), samples, scenes)
     t = frames.get("t", np.zeros(0))
     duration = float(t[-1] + 1.0 / fps) if len(t) else None
-    events = without_design(gates.clipped(gates.deduplicated(events), duration), frames, duration)
+    events = without_design(gates.clipped(gates.joined_pieces(gates.deduplicated(events)),
+                                          duration), frames, duration)
     return scenes, sorted(events, key=lambda e: (e.start_s, e.type))
 
 

@@ -39,6 +39,29 @@ def deduplicated(events: list[Event]) -> list[Event]:
     return out
 
 
+# Pieces of one condition (blur, noise, a colour change...) a brief dip splits: of the same
+# type and subtype, this close, they are one event. Discrete events that users count
+# (freezes, stutters, frame drops, damage) stay apart.
+JOIN_GAP_S = 3.0
+COUNTED = frozenset({"freeze", "stutter", "frame_drop", "corruption"})
+
+
+def joined_pieces(events: list[Event]) -> list[Event]:
+    """Events of one type and subtype at most JOIN_GAP_S apart joined into one (the
+    stronger's severity and evidence, the span of both)."""
+    out: list[Event] = []
+    for e in sorted(events, key=lambda e: e.start_s):
+        prev = next((k for k in reversed(out) if (k.type, k.subtype) == (e.type, e.subtype)),
+                    None)
+        if prev is not None and e.type not in COUNTED and e.start_s - prev.end_s <= JOIN_GAP_S:
+            keep = prev if prev.severity >= e.severity else e
+            out[out.index(prev)] = replace(keep, start_s=prev.start_s,
+                                           end_s=max(prev.end_s, e.end_s))
+        else:
+            out.append(e)
+    return out
+
+
 def gated(events: list[Event]) -> list[Event]:
     """Events stronger than anything their detector found on clean calibration footage.
     Stretches judged against the same picture elsewhere, and the detectors' events such a
