@@ -16,6 +16,7 @@ from tools.detectors.corruption import (
     explained_by_damage,
     without_damage_cuts,
 )
+from tools.detectors.exposure import darkened
 from tools.detectors.frame_drop import SUBTYPE as RATE_DROP
 from tools.detectors.freeze import freeze_events
 from tools.detectors.interlace import (
@@ -67,7 +68,8 @@ def derive(
     events = explained_by_combing(without_field_pairs(combed_field_pairs(events, samples,
                                                                          scenes)))
     if gated:  # (the gates' and limits' own calibration sees the blur detectors' events)
-        events = regraded(recoded(gates.gated(events), samples, scenes), samples, scenes)
+        events = darkened(regraded(recoded(gates.gated(events), samples, scenes), samples,
+                                   scenes), samples, scenes)
     t = frames.get("t", np.zeros(0))
     duration = float(t[-1] + 1.0 / fps) if len(t) else None
     events = without_design(gates.clipped(gates.joined_pieces(gates.deduplicated(events)),

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tools.detectors.base import MERGE_GAP_S, MIN_EVENT_S, Context
+from tools.detectors.base import MERGE_GAP_S, MIN_EVENT_S, Context, scene_ids
 from tools.detectors.series import merge_runs, runs, smooth_mask
 from tools.detectors.spatial_events import SPATIAL_MIN_SAMPLES, SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
@@ -24,6 +24,15 @@ LOW_CONTRAST = SpatialSpec("exposure", "low contrast", "contrast_range", -1, np.
 # in such needles over 30 3-min videos, where clean bright scenes keep saturation >= 60.
 WASHED_BLACK = 140.0
 WASHED_SATURATION = 15.0
+
+
+# A flattened contrast draws the black point up and the white point down toward mid grey; a
+# darkened picture moves both down (the blacks crushed to the floor, the whites fall): a "low
+# contrast" reading whose black point is crushed (at most BLACK_CRUSHED) and has not risen
+# above its shot's (within BLACK_SLACK grey levels) while its white point fell is the
+# picture made darker.
+BLACK_SLACK = 2.0
+BLACK_CRUSHED = 8.0
 
 
 class ExposureDetector(SpatialDetector):
@@ -70,3 +79,32 @@ def washed_out(ctx: Context, events: list[Event]) -> list[Event]:
                       "saturation": round(float(np.nanmedian(samples["saturation"][a:b])), 4),
                       "samples": int(b - a)}))
     return events + out
+
+
+def darkened(events: list[Event], samples: dict[str, np.ndarray],
+             scenes: list) -> list[Event]:
+    """Low-contrast readings whose black point is crushed and did not rise while the white
+    point fell, renamed "too dark" (their span and severity kept; the points in the
+    evidence). Applied after the gates: the name changes, not whether it is reported."""
+    if not all(k in samples for k in ("t", "black", "white")) or not scenes:
+        return events
+    t = np.asarray(samples["t"], dtype=np.float64)
+    sid = scene_ids(t, scenes)
+    black = np.asarray(samples["black"], dtype=np.float64)
+    white = np.asarray(samples["white"], dtype=np.float64)
+    out = []
+    for e in events:
+        if (e.type, e.subtype) == ("exposure", "low contrast"):
+            inside = (t >= e.start_s) & (t < e.end_s)
+            ref = np.isin(sid, np.unique(sid[inside])) & ~inside
+            if inside.sum() >= SPATIAL_MIN_SAMPLES and ref.sum() >= SPATIAL_MIN_SAMPLES:
+                b_in, b_ref = float(np.nanmedian(black[inside])), float(np.nanmedian(black[ref]))
+                w_in, w_ref = float(np.nanmedian(white[inside])), float(np.nanmedian(white[ref]))
+                if b_in <= min(b_ref + BLACK_SLACK, BLACK_CRUSHED) and \
+                        w_in < w_ref - BLACK_SLACK:
+                    e = replace(e, subtype="too dark", evidence={
+                        **e.evidence, "black_in_event": round(b_in, 2),
+                        "black_around": round(b_ref, 2), "white_in_event": round(w_in, 2),
+                        "white_around": round(w_ref, 2)})
+        out.append(e)
+    return out
