@@ -76,7 +76,8 @@ _COVERS_MORE = re.compile(r"\b(?:covers?|takes?\s+up|fills?|occupies|spans?)\s+(
 _NOT_LEVEL = re.compile(r"^\s*not\s+(?:very\s+|too\s+|so\s+|that\s+)?[\w-]+\s*$", re.I)
 
 # An option saying the defect is not there at all ("there is no noise", "never", "none")
-_NONE_OPTION = re.compile(r"\b(?:no|none|never|nowhere|neither|not\s+at\s+all)\b", re.I)
+_NONE_OPTION = re.compile(r"\b(?:no|none|never|nowhere|neither|not\s+at\s+all)\b|"
+                          r"\bnot\b[^.]{0,30}\b(?:anywhere|at any (?:point|time))\b", re.I)
 
 # An option saying both (or all) of the others: "both", "in both halves", "all of them"
 BOTH_OPTION = re.compile(r"^\s*(?:in\s+)?(?:both|all(?:\s+of\s+them)?|each|everywhere|"
@@ -135,6 +136,15 @@ BY_LENGTH = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
 
 def kind_of(q: str, options: Sequence[str]) -> str:
     """The kind of a question already in English words (see question_kind)."""
+    kind = _kind_of(q, options)
+    typed = [{m.type for m in distortions(o)} for o in options]
+    if kind == "severity" and len(options) >= 2 and all(len(t) == 1 for t in typed) \
+            and len(set().union(*typed)) == len(options):
+        return "comparison"  # "what problem is more big, the color or the frame rate?"
+    return kind
+
+
+def _kind_of(q: str, options: Sequence[str]) -> str:
     q = q.strip()
     low = _SCALE_ANCHOR.sub(" ", q.lower())  # ("1-5 (5 worst)": a scale's ends, no ranking)
     # "after 1:00", "30 seconds before the end" name a time, not an order
@@ -187,10 +197,12 @@ def kind_of(q: str, options: Sequence[str]) -> str:
         return "localization"
     # "Macroblocking window? Pick one.", "The picture is broken - in which part is the first
     # time?": one type over options that are all times, nothing ranked: where it is
-    if options and len(options) >= 2 and all(
-            (w := windows(o, 3600.0)) and not w[0].point for o in options) and len(named) == 1 \
+    ranges = [o for o in options if (w := windows(o, 3600.0)) and not w[0].point]
+    if len(ranges) >= 2 and all(o in ranges or is_no(o) or _NONE_OPTION.search(o)
+                                for o in options) and len(named) == 1 \
             and not _CUE["ranking"].search(low) and not _COMPARATIVE.search(low):
-        return "localization"  # (ranges: "2 s / 8 s" are lengths, "at 0:45" moments)
+        return "localization"  # (ranges: "2 s / 8 s" are lengths, "at 0:45" moments; "it is
+        # not dark anywhere" beside them says none)
     # "Does the noise appear in the first or in the second half? / first half / second half /
     # there is no noise": which of the parts offered it is in
     if len(opt_windows) >= 2 and len(named) == 1 and re.search(r"\bor\b", low) and all(
@@ -202,8 +214,9 @@ def kind_of(q: str, options: Sequence[str]) -> str:
     # "Which of these stretches ...?" over options that are all times ranks them.
     if options and len(opt_windows) == len(options) >= 2 and re.search(r"\bwhich\b", low):
         return "comparison"
-    if grows(low):
-        return "trend"
+    if grows(low) and not (len(options) >= 2 and sum(bool(distortions(o)) for o in options)
+                           >= len(options) - 1):
+        return "trend"  # ("getting judder - is that dropped frames or shake?": which type)
     if _COVERS_MORE.search(low) and options:
         return "comparison"  # "which of the two problems covers more of the running time?"
     parsed = [parse_option("A", o, 0.0) for o in options]

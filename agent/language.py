@@ -32,7 +32,8 @@ _MARKS: dict[str, str] = {"ß": "de", "ä": "de", "ö": "de", "ü": "de", "ñ": 
                           "¡": "es", "ç": "fr", "œ": "fr", "è": "fr", "ê": "fr", "â": "fr",
                           "î": "fr", "ô": "fr", "û": "fr", "ë": "fr", "ã": "pt", "õ": "pt",
                           "ì": "it", "ò": "it", "ą": "pl", "ę": "pl", "ł": "pl", "ż": "pl",
-                          "ğ": "tr", "ş": "tr", "ı": "tr"}
+                          "ğ": "tr", "ş": "tr", "ı": "tr", "å": "sv", "ř": "cs", "ě": "cs",
+                          "ů": "cs", "č": "cs", "ž": "cs", "ď": "cs", "ť": "cs", "ň": "cs"}
 TERM_WEIGHT = 1.5  # a quality term of one language weighs more than a common word
 # French inverted questions: a verb joined to its pronoun ("tremble-t-elle", "est-il")
 _FR_INVERSION = re.compile(r"\w-(?:t-)?(?:il|elle|ils|elles|on)\b")

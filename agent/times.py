@@ -326,10 +326,12 @@ def windows(
 
     # 7. before / after an instant: "after 5:00", "before 1:00", "from 1:30 on", "up to 1:00"
     onward = re.compile(rf"\b(?:from\s+)?({_TIME})\s+(?:on|onwards?)\b(?!\s+\w+\s+(?:to|-))|"
-                        rf"\bfrom\s+({_TIME})\s+(?:to|till|until)\s+the\s+end\b",
-                        re.IGNORECASE)
+                        rf"\bfrom\s+({_TIME})\s+(?:to|till|until)\s+the\s+end\b|"
+                        rf"\b(?:play|plays|played|playing|watch|watched|watching|start|started|"
+                        rf"starting|run|ran)\s+(?:it\s+)?from\s+({_TIME})(?=\s*(?:[.,;:!?]|$))",
+                        re.IGNORECASE)  # ("Repro: play from 0:00.": from there on)
     for m in onward.finditer(text):
-        t = parse_time(m.group(1) or m.group(2))
+        t = parse_time(m.group(1) or m.group(2) or m.group(3))
         if free(m) and t is not None:
             add(m, t, d, m.group(0))
     # "before or after 1:30?": the instant itself, the question is on which side
@@ -395,9 +397,19 @@ def windows(
         if re.search(r"\b(the|these|those|all)\s*$", before) and not re.fullmatch(
                 _CLOCK, m.group(1)) and not mark:
             continue  # "how much of the 8 minutes ...": a length, not an instant
-        add(m, t - POINT_HALF_WIDTH_S, t + POINT_HALF_WIDTH_S, m.group(0).strip(), point=True)
+        half = VAGUE_MINUTE_S if t > 0 and t % 60 == 0 and _VAGUE.search(before) else \
+            POINT_HALF_WIDTH_S
+        add(m, t - half, t + half, m.group(0).strip(), point=True)
 
     return _clarified(sorted(found, key=lambda w: w.pos), text)
+
+
+# "around 2 min", "at about the 3-minute mark": a whole minute said loosely is that precise
+# (half a minute each way would reach the next mark's); a time said to the second is kept
+# to the second
+VAGUE_MINUTE_S = 15.0
+_VAGUE = re.compile(r"\b(?:around|about|roughly|approximately|approx\.?|circa|near|nearly|"
+                    r"some|like)\s+(?:the\s+)?$|~\s*$", re.I)
 
 
 # "minute 2 (from 2:00 to 2:30)", "the end (after 2:40)": the times in brackets say what the

@@ -19,8 +19,8 @@ from agent.times import windows
     ("in the first few seconds", (0.0, 10.0)),
     ("a third of the way in", (58.0, 62.0)),
     ("two thirds of the way through", (118.0, 122.0)),
-    ("near the 2 minute mark", (118.0, 122.0)),
-    ("around the two-minute mark", (118.0, 122.0)),
+    ("near the 2 minute mark", (105.0, 135.0)),  # a whole minute said loosely
+    ("around the two-minute mark", (105.0, 135.0)),
     ("around minute two", (60.0, 120.0)),
     ("after about a minute", (60.0, 180.0)),
 ])

@@ -49,7 +49,7 @@ from agent.brains.local.evidence import (
     other_kind,
 )
 from agent.brains.local.levels import events_level, probed_level
-from agent.brains.local.several import each_type
+from agent.brains.local.several import distinct_defects, each_type, located_each
 from agent.brains.stretches import split_lasting, stretches
 from agent.context import RunContext
 from agent.questions import BY_LENGTH, Question, back_reference, rank_event, type_name
@@ -84,6 +84,8 @@ _BY_LENGTH_ORDER = re.compile(r"\bfrom\s+(?:the\s+)?(shortest|longest)\s+to\s+(?
 def localization(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The clear spans of the named distortion (weaker and brief ones named apart); for "when
     is the picture sharp / the quality best?", the stretches free of it."""
+    if not q.options and not q.ranks and not q.least and len(distinct_defects(q)) >= 2:
+        return located_each(q, ev, ctx, localization)  # "when do the noise and the blur occur?"
     evs_all, data = found(q, ev, ctx.duration_s)
     if q.least:
         return free_answer(q, evs_all, ctx)

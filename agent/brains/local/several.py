@@ -4,6 +4,8 @@ darkening?", "is the blur in the first half and the contrast problem in the seco
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from agent.brains.local.common import (
@@ -91,3 +93,25 @@ def each_type(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             "choice": choice,
             "segments": segments([e for evs in seen.values() for e in evs]),
             "confidence": 0.7}
+
+
+def distinct_defects(q: Question) -> list[Any]:
+    """The question's type mentions, one per defect (words of one defect, one accepting the
+    other's events, count once: "does it drop frames or stutter?")."""
+    out: list[Any] = []
+    for m in q.types:
+        if not any(m.type in k.accepts or k.type in m.accepts for k in out):
+            out.append(m)
+    return out
+
+
+def located_each(q: Question, ev: Evidence, ctx: RunContext,
+                 locate: Callable[[Question, Evidence, RunContext], dict[str, Any]]
+                 ) -> dict[str, Any]:
+    """"When do the noise and the brightness problems occur?": each defect located on its
+    own (`locate` answers one), the answers in the order named."""
+    outs = [locate(replace(q, types=[m]), ev, ctx) for m in distinct_defects(q)]
+    return {"answer": " ".join(f"({i}) {o['answer']}" for i, o in enumerate(outs, 1)),
+            "choice": None,
+            "segments": [s for o in outs for s in o.get("segments", [])],
+            "confidence": min(o.get("confidence", 0.5) for o in outs)}
