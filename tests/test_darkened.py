@@ -32,3 +32,10 @@ def test_crushed_blacks_and_fallen_whites_are_too_dark():
 def test_blacks_drawn_up_toward_grey_stay_low_contrast():
     (e,) = darkened([_low_contrast()], _samples(90.0, 170.0), SCENES)
     assert e.subtype == "low contrast"
+
+
+def test_the_new_name_is_not_also_listed_as_measured():
+    e = Event("exposure", 40.0, 70.0, 0.34, 1.0, "low contrast",
+              {"signal": "contrast_range", "also_measured": ["too dark"]})
+    (out,) = darkened([e], _samples(0.0, 131.0), SCENES)
+    assert out.subtype == "too dark" and "also_measured" not in out.evidence

@@ -11,6 +11,7 @@ from tools.detectors.base import MERGE_GAP_S, MIN_EVENT_S, Context, scene_ids
 from tools.detectors.series import merge_runs, runs, smooth_mask
 from tools.detectors.spatial_events import SPATIAL_MIN_SAMPLES, SpatialDetector
 from tools.detectors.spatial_spec import SpatialSpec
+from tools.detectors.twin_events import ALSO_MEASURED
 from tools.model import Event
 
 TOO_BRIGHT = SpatialSpec("exposure", "too bright", "black", +1, 18.0, 120.0, log=False)
@@ -102,8 +103,11 @@ def darkened(events: list[Event], samples: dict[str, np.ndarray],
                 w_in, w_ref = float(np.nanmedian(white[inside])), float(np.nanmedian(white[ref]))
                 if b_in <= min(b_ref + BLACK_SLACK, BLACK_CRUSHED) and \
                         w_in < w_ref - BLACK_SLACK:
+                    also = [x for x in e.evidence.get(ALSO_MEASURED, []) if x != "too dark"]
                     e = replace(e, subtype="too dark", evidence={
-                        **e.evidence, "black_in_event": round(b_in, 2),
+                        **{k: v for k, v in e.evidence.items() if k != ALSO_MEASURED},
+                        **({ALSO_MEASURED: also} if also else {}),
+                        "black_in_event": round(b_in, 2),
                         "black_around": round(b_ref, 2), "white_in_event": round(w_in, 2),
                         "white_around": round(w_ref, 2)})
         out.append(e)
