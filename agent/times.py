@@ -55,10 +55,14 @@ SIDE_OF_TIME = re.compile(rf"\b(?:(?:shortly|just|right|soon|well|long)\s+)?(?:b
                           rf"(?:(?:about|around|roughly|approximately|some)\s+)?"
                           rf"(?:(?:the\s+)?(?:minute|min)\.?\s+(?:{_TIME}|\d+\b)|{_TIME}|"
                           rf"an?\s+(?:minute|second|hour)\b|"
-                          rf"the\s+(?:first|last|final|opening|closing|initial)\b)|"
-                          rf"{_NEAR_EDGE}", re.IGNORECASE)
+                          rf"the\s+(?:first|last|final|opening|closing|initial)\b|"
+                          rf"(?:the\s+)?(?:halfway|half-way|midway)(?:\s+through)?\b(?!\s+(?:point|"
+                          rf"mark)))|{_NEAR_EDGE}", re.IGNORECASE)
 # "before the halfway point": the side of an instant the question asks about
 SIDE_OF_INSTANT = re.compile(r"\b(?:before|after|until|since|past|prior to|by)\s+the\s+$", re.I)
+# "after halfway through", "before the midpoint": the half on that side
+_SIDE_OF_HALF = re.compile(r"\b(after|past|beyond|following|since|before|until|till|up to|"
+                           r"prior to)\s+(?:the\s+)?$", re.I)
 # "after the first minute" / "before the last 30 seconds": the rest of the video, not the part
 _SIDE_OF_EDGE = re.compile(r"\b(after|past|beyond|following|before|until|till|up to|prior to)"
                            r"\s+the\s+$", re.IGNORECASE)
@@ -310,6 +314,14 @@ def windows(
         if not free(m):
             continue
         w = _part(m)
+        side = _SIDE_OF_HALF.search(text[:m.start()]) if m.group(3) and not re.search(
+            r"point|mark", m.group(3), re.I) else None
+        if side and re.search(r"\b(?:before|after)\s+or\s+$", text[:side.start()], re.I):
+            side = None  # "before or after halfway through?": which side is the question
+        if side:  # "after halfway through", "past the midpoint": the half on that side
+            later = side.group(1).lower() in ("after", "past", "beyond", "following", "since")
+            add(m, *((d / 2, d) if later else (0.0, d / 2)), side.group(0) + m.group(0))
+            continue
         if m.group(3) and SIDE_OF_INSTANT.search(text[:m.start()]) and re.search(
                 r"point|mark", m.group(3), re.I):  # "before the halfway point": an instant
             add(m, d / 2 - POINT_HALF_WIDTH_S, d / 2 + POINT_HALF_WIDTH_S, m.group(0), True)

@@ -109,3 +109,27 @@ def test_getting_judder_frame_drops_or_shake_is_which_type(tmp_path):
               "shake?", ("dropped frames / reduced frame rate", "camera shake",
                          "neither, the motion is clean"), tmp_path)
     assert ans.choice == "A", ans.answer
+
+
+def test_two_defects_each_with_its_own_window(tmp_path):
+    idx = make_index(180.0, [Event("noise", 147.8, 156.2, 0.62, 2.0, "grain", {}),
+                             Event("exposure", 53.5, 62.1, 0.77, 2.0, "too bright", {})])
+    ans = ask(idx, "Repro: noise visible near the end, plus a brightness jump earlier. Please "
+              "log both with timestamps.", (), tmp_path)
+    assert "00:02:27.8" in ans.answer and "00:00:53.5" in ans.answer, ans.answer
+
+
+def test_a_defect_just_after_the_part_asked_is_said_to_be_near_it(tmp_path):
+    idx = make_index(180.0, [Event("colour", 26.0, 37.5, 0.59, 2.0, "hue shift", {})])
+    ans = ask(idx, "视频开头部分的颜色是不是不对？", ("是", "否"), tmp_path)
+    assert ans.choice == "A" and "near the part asked about" in ans.answer, ans.answer
+
+
+def test_after_halfway_through_is_the_second_half(tmp_path):
+    q = parse_question("does it get too bright somewhere after halfway through?",
+                       ("yep", "nope"), 180.0)
+    assert q.kind == "detection" and [(w.start_s, w.end_s) for w in q.windows] == [(90.0, 180.0)]
+    idx = make_index(180.0, [Event("exposure", 104.5, 138.5, 0.45, 1.0, "too bright", {})])
+    ans = ask(idx, "does it get too bright somewhere after halfway through?", ("yep", "nope"),
+              tmp_path)
+    assert ans.choice == "A" and "guess" not in ans.answer, ans.answer

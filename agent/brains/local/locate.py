@@ -301,6 +301,7 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     if q.least_s is not None or q.most_s is not None:  # "freezes longer than 5 s?"
         evs, brief = q.lasting(evs + brief), []
     evs = in_question_window(q, evs)
+    near = not evs
     if not evs:  # "at the end": one ending just before it too
         evs = near_vague_part(q, ev)
     probed = not evs and q.window is not None and probed_level(q.type, data) > 0 \
@@ -314,6 +315,9 @@ def detection(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         present = {"gt": k > n, "ge": k >= n, "lt": k < n, "le": k <= n}[op]
     base = what(q)
     name, span = base + q.bound_text, where(q, ctx.duration_s)
+    if near and evs:  # found just outside the words' part: said so, not placed inside it
+        span = (f"near the part asked about ({hms(q.window.start_s)}-"
+                f"{hms(q.window.end_s)})")
     elsewhere = also_outside(q, split_lasting(ev.all_events())[0]) if present else []
     if elsewhere:  # "is the flicker only in the first half?": not when it is also outside
         present = False

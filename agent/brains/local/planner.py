@@ -19,7 +19,7 @@ from agent.brains.local import compare, course, explain, identify, locate, order
 from agent.brains.local.common import option_windows
 from agent.brains.local.evidence import Evidence, read_as, window_args
 from agent.brains.local.facts import facts_answer
-from agent.brains.local.several import distinct_defects
+from agent.brains.local.several import defect_windows, distinct_defects
 from agent.brains.local.totals import aggregate
 from agent.clauses import split_question
 from agent.context import RunContext
@@ -105,9 +105,10 @@ class LocalBrain:
         k = q.kind
         if k in _TYPED:
             steps.append(("find_events", {"type": t or "any", **win}))
-            if k == "localization" and not q.options:  # "when do the noise and the blur occur?"
-                steps += [("find_events", {"type": m.type, **win})
-                          for m in distinct_defects(q)[1:]]
+            if k == "localization" and not q.options and len(distinct_defects(q)) >= 2:
+                # "when do the noise and the blur occur?": each over its own window
+                steps += [("find_events", {"type": m.type, **window_args(
+                    wins[0] if wins else None, duration)}) for m, wins in defect_windows(q)]
             steps += stand_in_calls(q, ev, win)
             if k == "detection" and q.window:
                 steps.append(("measure_window", window_args(q.window, duration, True)))

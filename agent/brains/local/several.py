@@ -105,12 +105,26 @@ def distinct_defects(q: Question) -> list[Any]:
     return out
 
 
+def defect_windows(q: Question) -> list[tuple[Any, list[Window]]]:
+    """Each defect of a question naming several, with the windows it is asked over: where
+    every window the question names follows one defect ("noise near the end, plus a
+    brightness jump earlier"), each defect its own (none: the whole video); else all of
+    them."""
+    defects = distinct_defects(q)
+    own = {m.type: w for m, w in timed_mentions(defects, q.windows)}
+    if q.windows and len({id(w) for w in own.values()}) == len(q.windows):
+        return [(m, [own[m.type]] if m.type in own else []) for m in defects]
+    return [(m, list(q.windows)) for m in defects]
+
+
 def located_each(q: Question, ev: Evidence, ctx: RunContext,
                  locate: Callable[[Question, Evidence, RunContext], dict[str, Any]]
                  ) -> dict[str, Any]:
     """"When do the noise and the brightness problems occur?": each defect located on its
-    own (`locate` answers one), the answers in the order named."""
-    outs = [locate(replace(q, types=[m]), ev, ctx) for m in distinct_defects(q)]
+    own, over its own window when the question gives it one (`locate` answers one), the
+    answers in the order named."""
+    outs = [locate(replace(q, types=[m], windows=wins), ev, ctx)
+            for m, wins in defect_windows(q)]
     return {"answer": " ".join(f"({i}) {o['answer']}" for i, o in enumerate(outs, 1)),
             "choice": None,
             "segments": [s for o in outs for s in o.get("segments", [])],
