@@ -72,8 +72,10 @@ def derive(
                                    scenes), samples, scenes)
     t = frames.get("t", np.zeros(0))
     duration = float(t[-1] + 1.0 / fps) if len(t) else None
-    events = without_design(gates.clipped(gates.joined_pieces(gates.deduplicated(events)),
-                                          duration), frames, duration)
+    events = gates.deduplicated(events)
+    if gated:  # (pieces are joined after the gates, which judged each piece: the gates'
+        events = gates.joined_pieces(events)  # own calibration sees the pieces)
+    events = without_design(gates.clipped(events, duration), frames, duration)
     return scenes, sorted(events, key=lambda e: (e.start_s, e.type))
 
 
