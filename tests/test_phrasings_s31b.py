@@ -21,6 +21,8 @@ from tools.model import Event
     ("Hur allvarlig är blockigheten i slutet av filmen?", "sv"),
     ("Je tohle video v pořádku, nebo má nějaké vady?", "cs"),
     ("Jak kvalitní je obraz v tomto videu?", "cs"),
+    ("Milloin video muuttuu nykiväksi?", "fi"),
+    ("Apakah ada noise dalam video ini?", "id"),
 ])
 def test_portuguese_swedish_and_czech_are_not_read(question, code):
     assert detect(question) == code
@@ -133,3 +135,16 @@ def test_after_halfway_through_is_the_second_half(tmp_path):
     ans = ask(idx, "does it get too bright somewhere after halfway through?", ("yep", "nope"),
               tmp_path)
     assert ans.choice == "A" and "guess" not in ans.answer, ans.answer
+
+
+def test_a_damaged_stream_and_the_one_thing_that_matters_most(tmp_path):
+    q = parse_question("When is the stream damaged?", (), 180.0)
+    assert [m.type for m in q.types] == ["corruption"] and not q.unknown
+    q = parse_question("I only have budget to fix one thing in this clip. Which matters most?",
+                       ("the colour cast", "the low-frame-rate stutter"), 180.0)
+    assert q.kind == "dominant_factor"
+    idx = make_index(180.0, [Event("colour", 43.0, 76.0, 0.33, 1.0, "colour cast", {}),
+                             Event("frame_drop", 127.0, 161.4, 0.8, 3.0, "frame-rate drop", {})])
+    ans = ask(idx, "I only have budget to fix one thing in this clip. Which matters most?",
+              ("the colour cast", "the low-frame-rate stutter"), tmp_path)
+    assert ans.choice == "B" and "dominant" in ans.answer.lower(), ans.answer
