@@ -148,3 +148,11 @@ def test_a_damaged_stream_and_the_one_thing_that_matters_most(tmp_path):
     ans = ask(idx, "I only have budget to fix one thing in this clip. Which matters most?",
               ("the colour cast", "the low-frame-rate stutter"), tmp_path)
     assert ans.choice == "B" and "dominant" in ans.answer.lower(), ans.answer
+
+
+def test_an_overall_score_gives_its_reason(tmp_path):
+    idx = make_index(180.0, [Event("colour", 41.0, 56.0, 0.62, 2.0, "hue shift", {}),
+                             Event("blur", 120.0, 126.0, 0.4, 1.0, "softness", {})])
+    ans = ask(idx, "Give this clip a score out of 5 and tell me why.", (), tmp_path)
+    assert "colour distortion 00:00:41.0-00:00:56.0" in ans.answer, ans.answer
+    assert "blur 00:02:00.0-00:02:06.0" in ans.answer, ans.answer

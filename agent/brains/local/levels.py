@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from agent.brains.stretches import Stretch
+from agent.distortions import TYPE_NAMES
+from agent.timefmt import hms
 
 # How an event's severity (0..1) reads on the mild / moderate / severe scale of option words.
 # The detectors saturate early: a mild distortion already scores 0.3-0.6, a moderate one
@@ -155,7 +157,14 @@ def grade(found: Sequence[Stretch], duration: float) -> tuple[float, str]:
     detail = (f"{len(found)} degraded stretch(es), worst severity "
               f"{max((s.severity for s in found), default=0.0):.2f}, level-weighted "
               f"{100 * share:.0f}% of the viewing impaired")
+    if found:  # the reason, named: what each stretch is and where ("score it, with a reason")
+        detail += " (" + "; ".join(
+            f"{TYPE_NAMES.get(s.primary['type'], s.primary['type'])} "
+            f"{hms(s.start_s)}-{hms(s.end_s)}, {LEVEL_NAMES[int(stretch_level(s))]}"
+            for s in sorted(found, key=lambda s: s.start_s)[:6]) + \
+            ("; ..." if len(found) > 6 else "") + ")"
     return g, detail
+
 
 
 def type_grade(evs: Sequence[dict[str, Any]]) -> dict[str, float]:
