@@ -50,14 +50,15 @@ def joined_pieces(events: list[Event]) -> list[Event]:
     """Events of one type and subtype at most JOIN_GAP_S apart joined into one (the
     stronger's severity and evidence, the span of both)."""
     out: list[Event] = []
+    last: dict[tuple[str, str], int] = {}  # (type, subtype) -> index in out of its latest
     for e in sorted(events, key=lambda e: e.start_s):
-        prev = next((k for k in reversed(out) if (k.type, k.subtype) == (e.type, e.subtype)),
-                    None)
-        if prev is not None and e.type not in COUNTED and e.start_s - prev.end_s <= JOIN_GAP_S:
+        i = last.get((e.type, e.subtype))
+        if i is not None and e.type not in COUNTED and e.start_s - out[i].end_s <= JOIN_GAP_S:
+            prev = out[i]
             keep = prev if prev.severity >= e.severity else e
-            out[out.index(prev)] = replace(keep, start_s=prev.start_s,
-                                           end_s=max(prev.end_s, e.end_s))
+            out[i] = replace(keep, start_s=prev.start_s, end_s=max(prev.end_s, e.end_s))
         else:
+            last[(e.type, e.subtype)] = len(out)
             out.append(e)
     return out
 

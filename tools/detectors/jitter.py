@@ -319,11 +319,11 @@ RANDOM_LEVEL = declare(Quantity(
 
 
 def sustained(rise: np.ndarray, level: np.ndarray, t: np.ndarray, fps: float,
-              cuts: list[float], low: float) -> np.ndarray:
+              scenes: list, low: float) -> np.ndarray:
     """Frames of stretches whose bridged rise holds at `low` (log) for LONG_S and whose level
     steps by that much inside a shot (see above)."""
     out = np.zeros(len(rise), dtype=bool)
-    shot = np.searchsorted(np.asarray(sorted(cuts), dtype=np.float64), t, side="right")
+    shot = scene_ids(t, scenes)
     judged = np.isfinite(level)
     need = MIN_S * fps
     for a, b in runs(bridged(rise, fps) >= low):
@@ -367,8 +367,7 @@ def jitter_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> li
     limit = float(np.log(value(SHAKE_RISE.key)))
     random_px = value(RANDOM_LEVEL.key)
     long_low = float(np.log(value(SHAKE_RISE_LONG.key)))
-    shaky = (rise >= limit) | sustained(rise, level, t, fps,
-                                        [sc.start_s for sc in scenes[1:]], long_low)
+    shaky = (rise >= limit) | sustained(rise, level, t, fps, scenes, long_low)
     # random displacement: judged on its own level, or as a rise of the frame-to-frame
     # reversal where the camera's own sway is no shake (it would be camera shake then)
     random = (np.nan_to_num(rnd, nan=0.0) >= random_px) | (

@@ -335,9 +335,7 @@ def level_yes(q: Question, level: float) -> str | None:
 def which_prefix(q: Question, e: dict[str, Any]) -> str:
     """What an event is, when the question did not name it (or it stands in for the named
     type): "blur, " / "measured as stutter, "."""
-    if not q.type:
+    if not q.type or e["type"] != q.type:  # (or another name the question gave the defect)
         return f"{type_name(e['type'])}, "
     sub = str(e.get("subtype") or "")
-    if e["type"] != q.type:  # another name the question gave the same defect
-        return f"{type_name(e['type'])}, "
     return f"{sub}, " if sub.startswith(MEASURED) else ""

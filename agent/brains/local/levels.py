@@ -166,7 +166,6 @@ def grade(found: Sequence[Stretch], duration: float) -> tuple[float, str]:
     return g, detail
 
 
-
 def type_grade(evs: Sequence[dict[str, Any]]) -> dict[str, float]:
     """Per type, its worst event's level on the option scale (1..3, on its detector's cuts)
     plus half its severity: levels compare across detectors, raw severities do not."""
