@@ -129,6 +129,11 @@ _RATES = re.compile(r"\b(?:rate|score|grade)\b|\bon a scale\b", re.IGNORECASE)
 # "What share of the video does the low frame rate affect?" asks a share, not a rating.
 _SHARE = re.compile(r"\b(?:fraction|percentage|proportion|share|percent|portion)\s+of\b|"
                     r"\bhow much of\b", re.IGNORECASE)
+# "how many (distinct) frames per second", "what frame rate" asked of a choppy stretch: the
+# rate the drop leaves (its severity answer gives it), not a count of stretches.
+_RATE_ASKED = re.compile(r"\b(?:how many|what|which|roughly|about|approximately|how low)\b"
+                         r"[^?.!]{0,40}\b(?:frames? (?:per|a|each) second|fps|frame ?rate)\b",
+                         re.IGNORECASE)
 # "the longest / shortest <one type>": one event of the type picked by its length (also read
 # by the local brain's by_length).
 BY_LENGTH = re.compile(r"\b(longest|shortest)\b", re.IGNORECASE)
@@ -157,6 +162,8 @@ def _kind_of(q: str, options: Sequence[str]) -> str:
     if (fact := _SCOPE["facts"].search(q)) and not _about_quality(
             q[:fact.start()] + " " + q[fact.end():]) and not _CHANGES.search(q):
         return "facts"  # "what is the frame rate of this video?": the file's own facts
+    if named and named <= {"frame_drop", "stutter"} and _RATE_ASKED.search(low):
+        return "severity"  # "in the choppy part, how many frames per second?": the drop's rate
     if _SCOPE["outside"].search(q) and not has_dist and not _is_quality(
             _SCOPE["medium"].sub("", q)):
         return "out_of_scope"

@@ -59,14 +59,34 @@ def test_the_hold_sets_the_severity():
     assert sev[2] < sev[5]
 
 
-def test_cadence_reads_the_hold_of_each_frame():
+def test_cadence_stands_out_where_pictures_are_held_and_the_event_reads_the_hold():
     f = _moving(40.0)
     _hold(f, 10.0, 30.0, 5)
-    score, hold = cadence(f["diff"], FPS)
+    score, _ = cadence(f["diff"], FPS)
     inside = (f["t"] >= 12.0) & (f["t"] < 28.0)
-    assert (hold[inside] == 5).all() and (score[inside] > 3.0).all()
+    assert (score[inside] > 3.0).all()
     outside = (f["t"] > 2.0) & (f["t"] < 8.0)
     assert (score[outside] < 0.5).all()
+    f = _moving(90.0)  # (a drop over half of the footage would be its usual cadence)
+    _hold(f, 30.0, 50.0, 5)
+    (e,) = rate_drop_events(f, FPS)
+    assert e.evidence["hold_frames"] == 5 and e.evidence["effective_fps"] == round(FPS / 5, 2)
+
+
+def test_a_rate_that_is_no_whole_fraction_is_found_with_its_mean_hold():
+    """6 fps shown at 25 holds pictures for 4 and 5 frames (4, 4, 4, 4, 5...): its new pictures
+    drift across any fixed cycle, and the drop is still one event, at 6 fps."""
+    f = _moving(90.0)
+    idx = np.flatnonzero((f["t"] >= 30.0) & (f["t"] < 50.0))
+    new = np.unique(np.floor(np.arange(0, len(idx), FPS / 6.0)).astype(int))
+    held = np.setdiff1d(np.arange(len(idx)), new)
+    f["diff"][idx[held]] = 0.03
+    f["diff"][idx[new]] *= 4
+    drops = _drops(rate_drop_events(f, FPS))
+    assert len(drops) == 1, drops
+    e = drops[0]
+    assert abs(e.start_s - 30.0) <= 1.5 and abs(e.end_s - 50.0) <= 1.5
+    assert e.evidence["hold_frames"] == 4 and abs(e.evidence["effective_fps"] - 6.0) < 0.2
 
 
 def test_a_cadence_all_through_the_video_is_its_look():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from tools.detectors import detect_events, gates
+from tools.detectors.black import black_events, without_black
 from tools.detectors.blur_grade import regraded
 from tools.detectors.coder_softness import recoded
 from tools.detectors.confirm import confirm
@@ -27,6 +28,7 @@ from tools.detectors.interlace import (
 )
 from tools.detectors.screen import without_design
 from tools.detectors.stretches import merged, stretch_events
+from tools.detectors.tint import named_tints
 from tools.detectors.twin_events import judged_with_twins
 from tools.model import Event, Scene
 from tools.scenes import KEEP_STRUCTURE, ShotDetector
@@ -76,7 +78,7 @@ def derive(
     if gated:  # (pieces are joined after the gates, which judged each piece: the gates'
         events = gates.joined_pieces(events)  # own calibration sees the pieces)
     events = without_design(gates.clipped(events, duration), frames, duration)
-    return scenes, sorted(events, key=lambda e: (e.start_s, e.type))
+    return scenes, sorted(named_tints(events, samples), key=lambda e: (e.start_s, e.type))
 
 
 def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
@@ -85,14 +87,15 @@ def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
     """The events of the detectors, freezes, stretches, interlacing and damage for these
     scenes (before the gates)."""
     events = detect_events(frames, samples, scenes, fps, damaged=damage_spans(damage))
-    freezes = freeze_events(frames, fps)
+    freezes = without_black(freeze_events(frames, fps), blacks := black_events(frames, fps))
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
     events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
                                            events))
     if twins:
         events = judged_with_twins(events, samples, frames, fps,
                                    [sc.start_frame for sc in scenes[1:]])
-    return explained_by_damage(events + interlace_events(samples, scenes), damage) + damage
+    events = without_black(events + interlace_events(samples, scenes), blacks) + blacks
+    return explained_by_damage(events, damage) + damage
 
 
 def joined_across(scenes: list[Scene], spans: list[tuple[float, float]],

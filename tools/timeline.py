@@ -286,6 +286,8 @@ def event_dict(e: Event, overlap_s: float | None = None) -> dict[str, Any]:
           if isinstance(v, int | float | str) and not isinstance(v, bool)}
     if ev:
         d["evidence"] = ev
+    if e.evidence.get("tint"):  # the colour a cast or hue shift pushes toward
+        d["tint"] = e.evidence["tint"]
     if e.evidence.get("recoded_from"):  # retyped after grading: its severity is that scale's
         d["graded_as"] = e.evidence["recoded_from"]
     if e.evidence.get(ALSO_MEASURED):  # other changes of its type the twins measured there

@@ -18,17 +18,19 @@ MERGE_GAP_S = 5.0  # pieces of one type closer than this are one event
 HANDOFF_GAP_S = 1.0  # a weaker, shorter event of another type this close to an edge spills over
 # Events shorter than this are "brief candidates": a scene's content can trip a detector for a
 # moment, a real degradation lasts. Temporal artifacts (a strobe, a freeze) can be short, and
-# decoder damage often lasts only until the next keyframe.
+# decoder damage often lasts only until the next keyframe, a drop to black is a fault however
+# brief ("type" or "type/subtype").
 BRIEF_S: dict[str, float] = {"flicker": 1.0, "frame_drop": 1.0, "stutter": 1.0, "freeze": 1.0,
-                             "corruption": 0.5}
+                             "corruption": 0.5, "exposure/black frames": 0.0}
 BRIEF_DEFAULT_S = 3.0
 
 Ev = dict[str, Any]
 
 
-def brief_limit(etype: str) -> float:
-    """The shortest duration (s) an event of this type must have to count as lasting."""
-    return BRIEF_S.get(etype, BRIEF_DEFAULT_S)
+def brief_limit(etype: str, subtype: str | None = None) -> float:
+    """The shortest duration (s) an event of this type (and subtype) must have to count as
+    lasting."""
+    return BRIEF_S.get(f"{etype}/{subtype or ''}", BRIEF_S.get(etype, BRIEF_DEFAULT_S))
 
 
 def merge_pieces(evs: Sequence[Ev], gap_s: float = MERGE_GAP_S) -> list[Ev]:
@@ -55,7 +57,7 @@ def split_lasting(evs: Sequence[Ev]) -> tuple[list[Ev], list[Ev]]:
     keep: list[Ev] = []
     brief: list[Ev] = []
     for e in merge_pieces(evs):
-        (keep if e["longest_s"] >= brief_limit(e["type"]) else brief).append(e)
+        (keep if e["longest_s"] >= brief_limit(e["type"], e.get("subtype")) else brief).append(e)
     return keep, brief
 
 

@@ -54,23 +54,26 @@ PIECE_TYPES = ("frame_drop", "stutter", "jitter")
 
 def _window_scores(ld: np.ndarray, k: int, m: int) -> np.ndarray:
     """For each window of m cycles of k frames (starting at every frame): the median over
-    its cycles of the best column's margin over the largest other frame of the cycle."""
+    its cycles of the margin by which the cycle's most changing frame exceeds its next, one
+    new picture and k-1 copies wherever the new picture falls in the cycle: a rate converted
+    by a factor that is no whole number (6 fps shown at 25 holds pictures for 4 and 5 frames)
+    moves its new pictures across the cycles."""
     w = m * k
     n = len(ld) - w + 1
     out = np.empty(max(n, 0))
     for s in range(0, n, CHUNK):
         x = np.lib.stride_tricks.sliding_window_view(ld[s: s + CHUNK + w - 1], w)
-        x = x.reshape(-1, m, k)
-        top2 = np.sort(x, axis=2)[:, :, -2:]
-        best_other = np.where(x == top2[:, :, 1:], top2[:, :, :1], top2[:, :, 1:])
-        out[s: s + len(x)] = np.median(x - best_other, axis=1).max(axis=1)
+        top2 = np.sort(x.reshape(-1, m, k), axis=2)[:, :, -2:]
+        out[s: s + len(top2)] = np.median(top2[:, :, 1] - top2[:, :, 0], axis=1)
     return out
 
 
 def cadence(diff: np.ndarray, fps: float) -> tuple[np.ndarray, np.ndarray]:
     """Per frame, the strongest hold cadence around it (log ratio of the changing frame's
     difference to the held ones', median over the cycles of a WINDOW_S window; <= 0 when no
-    frame of a cycle stands out) and its hold k (0 where not judged)."""
+    frame of a cycle stands out) and the cycle length k that scores it (0 where not judged;
+    cycles shorter than the hold score too, so an event reads its hold from the spacing of
+    its new pictures, `mean_hold`)."""
     d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=FLOOR)
     ld = np.log(np.maximum(d, FLOOR))
     n = len(ld)
@@ -123,17 +126,46 @@ def rate_drop_events(frames: dict[str, np.ndarray], fps: float) -> list[Event]:
     for a, b in joined_over_still(lasting_runs(active, t, fps, MIN_S, GAP_S), hold,
                                   frames["diff"], t, float(np.exp(limit))):
         on = np.flatnonzero(active[a:b]) + a
-        k = int(np.median(hold[on]))
+        held = mean_hold(frames["diff"], on)
+        if held is None:
+            continue  # holds of every length: stutter, not a rate
+        k = int(round(held))
         ratio = float(np.exp(np.median(rise[on])))
         events.append(Event(
             type="frame_drop", subtype=SUBTYPE,
             start_s=round(float(t[a]), 2), end_s=round(float(t[b - 1] + 1.0 / fps), 2),
-            severity=round(1.0 - 1.0 / k, 3), score=round(ratio, 2),
-            evidence={"hold_frames": k, "effective_fps": round(fps / k, 2),
+            severity=round(1.0 - 1.0 / held, 3), score=round(ratio, 2),
+            evidence={"hold_frames": k, "effective_fps": round(fps / held, 2),
                       "cadence_rise": round(ratio, 2), "limit": round(float(np.exp(limit)), 2),
                       "frames": int(b - a)},
         ))
     return events
+
+
+# A rate holds each picture for the same number of frames, or for the two whole numbers
+# either side of a ratio that is none (4 and 5 for 25 fps from 6): at least this share of
+# the spacings between new pictures are those (stills inside a drop, where nothing moves and
+# no new picture shows, are left out: spacings over twice the mean).
+REGULAR_SHARE = 0.75
+
+
+def mean_hold(diff: np.ndarray, on: np.ndarray) -> float | None:
+    """The mean number of frames each picture is held over the frames `on` (new pictures are
+    the frames whose log difference lies above the midpoint of the stretch's 10th and 90th
+    percentiles), or None when the spacings are not regular (REGULAR_SHARE)."""
+    ld = np.log(np.maximum(np.nan_to_num(np.asarray(diff, np.float64)[on], nan=FLOOR), FLOOR))
+    if len(ld) < 2 * MIN_CYCLES:
+        return None
+    lo, hi = np.percentile(ld, [10, 90])
+    new = on[ld > (lo + hi) / 2]
+    gaps = np.diff(new)
+    if len(gaps) < MIN_CYCLES or np.mean(gaps == 1) > 1.0 - REGULAR_SHARE:
+        return None  # frames changing one after another: no held pictures
+    gaps = gaps[gaps > 1]  # (a cut or a coder's follow-up frame beside a new picture)
+    gaps = gaps[gaps <= 2 * np.median(gaps)]
+    mean = float(gaps.mean())
+    regular = np.isin(gaps, (np.floor(mean), np.ceil(mean))).mean()
+    return mean if regular >= REGULAR_SHARE else None
 
 
 def joined_over_still(found: list[tuple[int, int]], hold: np.ndarray, diff: np.ndarray,

@@ -41,9 +41,9 @@ def deduplicated(events: list[Event]) -> list[Event]:
 
 # Pieces of one condition (blur, noise, a colour change...) a brief dip splits: of the same
 # type and subtype, this close, they are one event. Discrete events that users count
-# (freezes, stutters, frame drops, damage) stay apart.
+# (freezes, stutters, frame drops, damage, drops to black: a type or "type/subtype") stay apart.
 JOIN_GAP_S = 3.0
-COUNTED = frozenset({"freeze", "stutter", "frame_drop", "corruption"})
+COUNTED = frozenset({"freeze", "stutter", "frame_drop", "corruption", "exposure/black frames"})
 
 
 def joined_pieces(events: list[Event]) -> list[Event]:
@@ -53,7 +53,8 @@ def joined_pieces(events: list[Event]) -> list[Event]:
     last: dict[tuple[str, str], int] = {}  # (type, subtype) -> index in out of its latest
     for e in sorted(events, key=lambda e: e.start_s):
         i = last.get((e.type, e.subtype))
-        if i is not None and e.type not in COUNTED and e.start_s - out[i].end_s <= JOIN_GAP_S:
+        counted = e.type in COUNTED or f"{e.type}/{e.subtype}" in COUNTED
+        if i is not None and not counted and e.start_s - out[i].end_s <= JOIN_GAP_S:
             prev = out[i]
             keep = prev if prev.severity >= e.severity else e
             out[i] = replace(keep, start_s=prev.start_s, end_s=max(prev.end_s, e.end_s))

@@ -26,6 +26,8 @@ def ev_line(e: Ev) -> str:
     if e.get("also_measured") and sub:  # other changes of its type measured over it
         sub = sub[:-1] + ", also measured as " + " and ".join(e["also_measured"]) + ")"
     ev = e.get("evidence") or {}
+    if e.get("tint") and sub:  # the colour a cast or hue shift pushes toward
+        sub = sub[:-1] + f", toward {e['tint']})"
     nums = ", ".join(f"{k} {v}" for k, v in list(ev.items())[:2] if k != "signal")
     return (f"{name}{sub} from {hms(e['start_s'])} to "
             f"{hms(e['end_s'])} (severity {e['severity']:.2f}" + (f"; {nums}" if nums else "")

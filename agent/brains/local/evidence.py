@@ -139,7 +139,7 @@ def in_window(e: dict[str, Any], w: Window) -> bool:
     window or with a fair share of itself inside (not only running over its edge)."""
     inside = min(e["end_s"], w.end_s) - max(e["start_s"], w.start_s)
     length = max(e["end_s"] - e["start_s"], 1e-6)
-    if inside < min(brief_limit(e["type"]), 0.5 * length):
+    if inside < min(brief_limit(e["type"], e.get("subtype")), 0.5 * length):
         return False
     return inside >= IN_WINDOW_SHARE * (w.end_s - w.start_s) or inside >= IN_EVENT_SHARE * length
 
@@ -223,6 +223,7 @@ _CAST_WORDS = re.compile(r"\b(?:casts?|tint|tints|tinted|tinge|tinged)\b|farbsti
 
 
 _OPPOSITE = {"too dark": ("too bright",), "too bright": ("too dark",)}
+BLACK = "black frames"
 
 
 def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
@@ -232,7 +233,10 @@ def fits_subtype(m: Mention, e: dict[str, Any]) -> bool:
     often shows on several of their detectors)."""
     if m.type == "exposure" and e.get("type") == "exposure":
         # "does it get darker?" is not answered by a picture made too bright, nor the reverse;
-        # "brightness" alone names no direction (its vocabulary group has no subtype)
+        # "brightness" alone names no direction (its vocabulary group has no subtype); "black
+        # frames" only by the picture dropping to black
+        if m.subtype == BLACK:
+            return e.get("subtype") == BLACK
         return e.get("subtype") not in _OPPOSITE.get(m.subtype, ())
     if m.type != "colour" or e.get("type") != "colour" or not e.get("subtype"):
         return True

@@ -39,6 +39,9 @@ LEVEL_CUTS: dict[str, tuple[float, float]] = {
     # ones; session 30): a flattened contrast scores 0.84-0.86 at level 3 there (level 2:
     # 0.52-0.89, level 1 below 0.5); the default cuts (0.6, 0.99) read every one "moderate"
     "exposure/low contrast": (0.5, 0.75),
+    # a drop to black grows with its length (tools/detectors/black.py): a flash under ~0.3 s
+    # is mild, from ~1.1 s severe
+    "exposure/black frames": (0.5, 0.85),
     "colour/oversaturation": (0.35, 0.6), "colour/hue shift": (0.6, 0.95),
     "sharpening": (0.43, 0.85), "blur": (0.35, 0.55), "compression/blocking": (0.55, 0.79),
     "compression/pixelation": (0.55, 0.9),

@@ -20,6 +20,7 @@ from agent.brains.local.common import option_windows
 from agent.brains.local.evidence import Evidence, read_as, window_args
 from agent.brains.local.facts import facts_answer
 from agent.brains.local.several import defect_windows, distinct_defects
+from agent.brains.local.tints import tint_reading
 from agent.brains.local.totals import aggregate
 from agent.clauses import split_question
 from agent.context import RunContext
@@ -162,6 +163,10 @@ class LocalBrain:
             return {"answer": "The video could not be measured, so there is no evidence to "
                               "answer from.", "choice": None, "segments": [], "confidence": 0.0}
         out = HANDLERS.get(q.kind, explain.generic)(q, ev, ctx)
+        tint = tint_reading(q, ev, ctx.duration_s)
+        if tint:  # "what colour is the tint?": the measured direction, and the option naming it
+            out = {**out, "answer": f"{tint['sentence']} {out['answer']}",
+                   **({"choice": tint["choice"]} if tint["choice"] else {})}
         if q.besides:  # "apart from the noise, ...?": say what was set aside
             names = " and the ".join(TYPE_NAMES.get(t, t) for t in q.besides)
             out = {**out, "answer": f"Setting aside the {names}: {out['answer']}"}
