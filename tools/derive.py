@@ -87,7 +87,8 @@ def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
     """The events of the detectors, freezes, stretches, interlacing and damage for these
     scenes (before the gates)."""
     events = detect_events(frames, samples, scenes, fps, damaged=damage_spans(damage))
-    freezes = without_black(freeze_events(frames, fps), blacks := black_events(frames, fps))
+    blacks = black_events(frames, fps)
+    freezes = without_black(freeze_events(frames, fps), blacks)
     events = confirm([e for e in events if not _inside_any(e, freezes)]) + freezes
     events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
                                            events))

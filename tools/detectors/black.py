@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
-from tools.detectors.series import level_severity, runs
+from tools.detectors.series import level_severity, overlap_share, runs
 from tools.model import Event
 
 SUBTYPE = "black frames"
@@ -95,10 +95,6 @@ def without_black(events: list[Event], blacks: list[Event]) -> list[Event]:
     """The events but those lying mostly inside a black run (its dark, held, flat frames)."""
     if not blacks:
         return events
-
-    def inside(e: Event) -> bool:
-        span = max(e.end_s - e.start_s, 1e-6)
-        return sum(max(0.0, min(e.end_s, x.end_s) - max(e.start_s, x.start_s))
-                   for x in blacks) >= INSIDE_SHARE * span
-
-    return [e for e in events if e.subtype == SUBTYPE or not inside(e)]
+    spans = [(x.start_s, x.end_s) for x in blacks]
+    return [e for e in events
+            if e.subtype == SUBTYPE or overlap_share(e.start_s, e.end_s, spans) < INSIDE_SHARE]
