@@ -55,6 +55,18 @@ DIFFERENCE = re.compile(r"\bhow much (?:longer|shorter)\b|\bby how (?:many (?:se
                         r"much|long)\b(?=[^?]*\b(?:longer|shorter)\b)|"
                         r"\bdifference in (?:length|duration)\b", re.I)
 
+# "When does the quality begin to deteriorate?", "at what point does it start looking worse?":
+# the moment the picture first goes bad (the first degraded stretch), not a trend or a
+# comparison; asked with a time word first, a start word and a word of getting worse
+ONSET_OF_DECLINE = re.compile(
+    r"^(?:\W*[\w']+\W+){0,3}?(?:when|at what|at which|what time|from what|from which|since when|"
+    r"how (?:far|long|many \w+) into)\b[^?.!]{0,50}?\b(?:start|starts|started|starting|begin|"
+    r"begins|began|beginning|first|onset|kicks? in|sets? in)\b[^?.!]{0,30}?\b(?:worse|"
+    r"worsen\w*|deteriorat\w*|degrad\w*|declin\w*|drop\w*|dip\w*|downhill|bad|poor|suffer\w*)\b|"
+    r"^(?:\W*[\w']+\W+){0,3}?(?:from|since|after) (?:what|which) (?:point|moment|time|second|"
+    r"minute)\b[^?.!]{0,40}?\b(?:worse|worsen\w*|deteriorat\w*|degrad\w*|declin\w*|drop\w*|"
+    r"downhill)\b", re.I)
+
 # "Before we publish", "after uploading", "does it need fixing first?": the user's own steps,
 # not an order of defects
 _ACTIVITY = re.compile(r"\b(?:before|after)\s+(?:we|i|you|they|it's|it\s+is|it\s+goes|"
@@ -195,6 +207,9 @@ def _kind_of(q: str, options: Sequence[str]) -> str:
             and len(named) <= 1:
         return "localization"  # "after how many minutes does the blur start?": when
     opt_windows = [o for o in options if windows(o, 3600.0) or part_only(o, 3600.0)]
+    if ONSET_OF_DECLINE.search(low) and len(named) <= 1 and len(opt_windows) == len(options) \
+            and not re.search(r"(?<!at )(?<!from )(?<!after )\bwhich\b|\b(?:or|than)\b", low):
+        return "localization"  # "when does the quality begin to deteriorate?": its onset
     if len(options) >= 2 and not has_dist and sum(
             bool(distortions(o)) and o in opt_windows for o in options) >= 2:
         return "classification"  # "which statement is true?" over claims of a type somewhere

@@ -12,7 +12,8 @@ import numpy as np
 
 from tools.detectors.base import Context, Detector
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
-from tools.detectors.series import level_severity, smooth_mask
+from tools.detectors.pulsing import pulse_events
+from tools.detectors.series import level_severity, overlap_share, smooth_mask
 from tools.detectors.temporal import ACTIVE_SMOOTH_FRAMES, interval_events, near_cut, rolling
 from tools.model import Event
 
@@ -107,6 +108,28 @@ def _periodic(e: Event, m: np.ndarray, t: np.ndarray, fps: float) -> Event:
     return replace(e, severity=round(sev, 3), evidence=evidence)
 
 
+def stronger(fast: list[Event], slow: list[Event]) -> list[Event]:
+    """Both readings of the brightness swings in one list: where they overlap (by half of
+    either), the frame-to-frame event (its ends are frame-exact) with the more severe grade of
+    the two (a slow pulse moves each frame little, so the frame-to-frame test grades it low);
+    pulses it did not find as they are."""
+    def clash(e: Event, f: Event) -> bool:
+        spans = [(f.start_s, f.end_s)]
+        return overlap_share(e.start_s, e.end_s, spans) >= 0.5 or overlap_share(
+            f.start_s, f.end_s, [(e.start_s, e.end_s)]) >= 0.5
+
+    out = []
+    for e in fast:
+        pulse = max((p for p in slow if clash(e, p)), key=lambda p: p.severity, default=None)
+        if pulse is not None and pulse.severity > e.severity:
+            e = replace(e, severity=pulse.severity, score=pulse.score,
+                        evidence={**e.evidence, **{k: v for k, v in pulse.evidence.items()
+                                                   if k != "frames"}})
+        out.append(e)
+    out += [p for p in slow if not any(clash(p, e) for e in fast)]
+    return sorted(out, key=lambda e: e.start_s)
+
+
 class FlickerDetector(Detector):
     """Fast brightness oscillation; marks its samples as explained ("temporal")."""
 
@@ -117,7 +140,8 @@ class FlickerDetector(Detector):
         """Flicker events, and the samples they explain for the spatial detectors."""
         if not ctx.has_frames:
             return []
-        events = flicker_events(ctx.frames, ctx.scenes, ctx.fps)
+        events = stronger(flicker_events(ctx.frames, ctx.scenes, ctx.fps),
+                          pulse_events(ctx.frames, ctx.scenes, ctx.fps))
         t = ctx.sample_times
         covered = np.zeros(len(t), dtype=bool)
         for e in events:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agent.brains.local.evidence import MEASURED, type_hit
-from agent.kinds import BOTH_OPTION
+from agent.kinds import BOTH_OPTION, ONSET_OF_DECLINE
 from agent.questions import BY_LENGTH, Mention, Option, Question, Window, type_name
 from agent.timefmt import hms
 
@@ -134,8 +134,9 @@ def by_order(text: str, evs: Sequence[Ev]) -> tuple[Ev, str] | None:
         return None
     if _LAST_TIME.search(text):
         return max(evs, key=lambda e: e["start_s"]), "last"
-    if _FIRST_TIME.search(text):
-        return min(evs, key=lambda e: e["start_s"]), "first"
+    if _FIRST_TIME.search(text) or ONSET_OF_DECLINE.search(text):
+        return min(evs, key=lambda e: e["start_s"]), "first"  # (also "when does it begin
+        # to deteriorate?": where it first goes bad)
     return None
 
 

@@ -271,6 +271,24 @@ _LETTER_GRADE = re.compile(r"^\s*[A-F][+-]?\s*$", re.I)
 _LETTER_POINTS = {"A": 5.0, "B": 4.0, "C": 3.0, "D": 2.0, "E": 1.0, "F": 1.0}
 
 
+# "good except one damaged section", "fine apart from a soft patch": a grade with an exception
+_EXCEPT = re.compile(r"\b(?:except|but|apart from|other than|aside from|save for|besides|"
+                     r"bar|excluding|with (?:one|a|some|two|a few|several)\b)", re.I)
+
+
+def _said_of_stretches(options: Sequence[Any], g: float, found: bool) -> list[Any]:
+    """Of the options whose grade is as near the video's as any, those whose exception
+    ("good except one damaged section") is said of a video with degraded stretches, or whose
+    lack of one of a video without; all of them when that tells none apart."""
+    graded = [o for o in options if o.grade is not None]
+    if not graded:
+        return list(options)
+    best = min(abs(o.grade - g) for o in graded)
+    tied = [o for o in graded if abs(o.grade - g) == best]
+    fitting = [o for o in tied if bool(_EXCEPT.search(o.text)) == found]
+    return fitting if 0 < len(fitting) < len(tied) else list(options)
+
+
 def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     """The overall grade, from the level-weighted share of the viewing impaired (of the
     question's window, when it names one: "rate the last 30 seconds")."""
@@ -311,7 +329,7 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             choice = nearest(q.options, lambda o: o.numbers[0],
                              scaled(min(max(g, 1.0), 5.0), *numbered))
         elif any(o.grade is not None for o in q.options):
-            choice = nearest(q.options, lambda o: o.grade, g)
+            choice = nearest(_said_of_stretches(q.options, g, bool(found)), lambda o: o.grade, g)
         elif any(o.level is not None for o in q.options):
             choice = nearest(q.options, lambda o: o.level, max(0.0, 5.0 - g) * 0.75)
     names = ["", "bad", "poor", "fair", "good", "excellent"]

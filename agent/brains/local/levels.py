@@ -42,6 +42,12 @@ LEVEL_CUTS: dict[str, tuple[float, float]] = {
     # a drop to black grows with its length (tools/detectors/black.py): a flash under ~0.3 s
     # is mild, from ~1.1 s severe
     "exposure/black frames": (0.5, 0.85),
+    # decoder damage (tools/detectors/corruption.py: 0.5 at the first logged error, rising
+    # with the error rate) is glaring whenever the decoder struggles for seconds: from ~3.5
+    # errors a second (0.75) it reads severe (an independent tester's H.264 stream with
+    # packet damage, PSNR 12-23 dB against the undamaged one, logged 0.79; the default cuts
+    # read every damaged stretch "moderate")
+    "corruption": (0.5, 0.75),
     "colour/oversaturation": (0.35, 0.6), "colour/hue shift": (0.6, 0.95),
     "sharpening": (0.43, 0.85), "blur": (0.35, 0.55), "compression/blocking": (0.55, 0.79),
     "compression/pixelation": (0.55, 0.9),

@@ -71,7 +71,7 @@ _END_POINT = re.compile(r"(?<!the )(?<!the very )\b(?:end|ends|ended|ending|stop
                         r"go away|clears? up|recover\w*|is over|are over|subsides?|fades? "
                         r"away|wears? off)\b", re.IGNORECASE)
 # A question asking for all of them ("list every problem", "all the times it ...").
-_ALL_ASKED = re.compile(r"^\s*(?:please\s+)?(?:list|enumerate)\b|\b(?:all|every|each)\b",
+_ALL_ASKED = re.compile(r"^\s*(?:please\s+)?(?:list|enumerate)\b|\b(?:all|every|each|everything)\b",
                         re.IGNORECASE)
 
 
