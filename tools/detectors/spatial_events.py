@@ -215,8 +215,8 @@ def _abrupt_steps(scan: _Scan, scenes: list[Scene], explained: np.ndarray) -> No
                                              (JITTER_SIGMAS - NOISE_ALLOW) * scan.sigma,
                                              explained, noise=noise)
                     if all(p[0] != q[0] for q in points)]
-    pairs = paired_steps(points, x, sid, t, spec, scan.samples, weak, noise) \
-        if spec.across_cuts else []
+    pairs = paired_steps(points, x, sid, t, spec, scan.samples, weak, noise,
+                         typical(x[~explained], spec)) if spec.across_cuts else []
     for a, b, size in pairs:
         scan.flag[a:b] = scan.paired[a:b] = True
         scan.dev[a:b] = np.fmax(scan.dev[a:b], size)

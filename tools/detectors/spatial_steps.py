@@ -38,6 +38,12 @@ HELD_SHARE = 0.5
 # apart, a blur switched on drops it 4-8x).
 NOISE_ALLOW = 1.0
 HELD_FRACTION = 0.8
+# A two-sided signal's pair spans whole scenes that show no end of it: a hue turned over them
+# turns them too, so at least this share of their samples lies off the video's typical hue
+# toward the pair's side (bikes, whose shots of other hues recur every 10 s, paired a step
+# into one such shot with a step out of another 37 s later, the scenes between at the
+# typical hue)
+BETWEEN_HELD = 0.5
 # A two-sided signal (hue) that steps once inside a shot does not tell which side is the
 # degraded one, and a signal read only from its steps (native sharpness) needs both ends. A
 # lone step this near the start (end) of the video, with no partner, is a degradation that
@@ -150,9 +156,22 @@ def _pair(p, q, x, sid, t, spec: SpatialSpec, samples, noise: float = 0.0
     return (i, j, float(min(abs(s1), abs(s2))))
 
 
+def _between_held(pair: tuple[int, int, float], x, sid, spec: SpatialSpec, typical_level: float,
+                  sign: float) -> bool:
+    """Whether the whole scenes between a pair's end scenes sit off the video's typical level
+    toward the pair's side, in at least half of their samples (True when there are none)."""
+    i, j, size = pair
+    inner = np.arange(i, j)[(sid[i:j] != sid[i]) & (sid[i:j] != sid[j]) & np.isfinite(x[i:j])]
+    if len(inner) == 0 or not np.isfinite(typical_level):
+        return True
+    return bool((toward(x[inner], typical_level, sign, spec) >= HELD_SHARE * size).mean()
+                >= BETWEEN_HELD)
+
+
 def paired_steps(points, x, sid, t, spec: SpatialSpec,
                  samples: dict[str, np.ndarray] | None = None, weak=(),
-                 noise: float = 0.0) -> list[tuple[int, int, float]]:
+                 noise: float = 0.0, typical_level: float | None = None
+                 ) -> list[tuple[int, int, float]]:
     """[start, end) sample ranges between an abrupt onset and the next abrupt change back by
     a similar amount (a needle degradation switched on and off), with its size; `points` are
     the series' change points (change_points). The parts of the two end scenes inside the
@@ -177,6 +196,9 @@ def paired_steps(points, x, sid, t, spec: SpatialSpec,
         if found:
             out.append(found)
             used.update(found[:2])
+    if spec.direction == 0 and typical_level is not None:  # a hue between its two ends
+        signs = {p[0]: p[1] for p in [*points, *weak]}
+        out = [p for p in out if _between_held(p, x, sid, spec, typical_level, signs[p[0]])]
     return sorted(out)
 
 
