@@ -4,9 +4,9 @@ and together: the false alarms the rule's shape allows, counted in 4-s windows.
     python -m bench.figures.pulsing --corpus DIR --work DIR [--part calibration|evaluation]
 
 Each clip of the part is looped to 3 minutes and indexed (cached under --work, the same loops
-`bench calibrate` uses); every judged window (no cut within 1.5 s) is tested for a whole-picture
-brightness change, a steady rhythm (regularity at the calibrated `flicker.periodicity`) and a
-visible swing.
+`bench calibrate` uses); every judged window (none holding a shot under half a second) is
+tested for a whole-picture brightness change, a steady rhythm (regularity at the calibrated
+`flicker.periodicity`) and a visible swing.
 """
 
 from __future__ import annotations

@@ -109,24 +109,34 @@ def _periodic(e: Event, m: np.ndarray, t: np.ndarray, fps: float) -> Event:
 
 
 def stronger(fast: list[Event], slow: list[Event]) -> list[Event]:
-    """Both readings of the brightness swings in one list: where they overlap (by half of
-    either), the frame-to-frame event (its ends are frame-exact) with the more severe grade of
-    the two (a slow pulse moves each frame little, so the frame-to-frame test grades it low);
-    pulses it did not find as they are."""
+    """Both readings of the brightness swings in one list. A pulse the frame-to-frame events
+    cover (three quarters of it, each by half of either) leaves those events, with the more
+    severe grade of the two (their ends are frame-exact; a slow pulse moves each frame
+    little, so the frame-to-frame test grades it low); a pulse they cover less of (they found
+    only its sharpest moments) replaces them; pulses they did not find are kept as they are."""
     def clash(e: Event, f: Event) -> bool:
         spans = [(f.start_s, f.end_s)]
         return overlap_share(e.start_s, e.end_s, spans) >= 0.5 or overlap_share(
             f.start_s, f.end_s, [(e.start_s, e.end_s)]) >= 0.5
 
-    out = []
-    for e in fast:
+    out, gone = [], set()
+    for p in slow:
+        hit = [i for i, e in enumerate(fast) if clash(e, p)]
+        cover = sum(fast[i].end_s - fast[i].start_s for i in hit)
+        if hit and cover >= 0.75 * (p.end_s - p.start_s):
+            continue  # (read into those events below)
+        worst = max((fast[i].severity for i in hit), default=0.0)
+        out.append(replace(p, severity=max(p.severity, worst)))
+        gone.update(hit)
+    for i, e in enumerate(fast):
+        if i in gone:
+            continue
         pulse = max((p for p in slow if clash(e, p)), key=lambda p: p.severity, default=None)
         if pulse is not None and pulse.severity > e.severity:
             e = replace(e, severity=pulse.severity, score=pulse.score,
                         evidence={**e.evidence, **{k: v for k, v in pulse.evidence.items()
                                                    if k != "frames"}})
         out.append(e)
-    out += [p for p in slow if not any(clash(p, e) for e in fast)]
     return sorted(out, key=lambda e: e.start_s)
 
 

@@ -5,16 +5,16 @@
 The flicker detector (flicker.py) counts frames whose brightness jumps against both
 neighbours; a swing spread over many frames passes under it: a 1.2-Hz pulse at 30 fps moves
 the mean by about one grey level a frame even when it swings 70 grey levels from trough to
-peak. Here the frame brightness, less its 3-s running mean, is judged in 4-s windows (every
-0.5 s, none within 1.5 s of a cut, where the running mean steps): how far it swings (peak to
-peak, 2 sqrt(2) times its standard deviation), whether it repeats with one period of at most
-2 s (its autocorrelation, corrected for the overlap, at the highest peak after its first
-zero, at least the calibrated `flicker.periodicity` that clean flicker-like runs stay under),
-and whether the whole picture moves with it (the brightness change at least FLICKER_GLOBAL of
-the frame difference, as for flicker). No window of the clean footage passes the rhythm and
-the whole-picture tests together, whatever its swing: 0 of 4,684 judged windows of the 123
-calibration minutes (`python -m bench.figures.pulsing` counts them). A shot shorter than 7 s
-holds no judged window, so a pulse in footage cut that fast is not seen.
+peak. Here the frame brightness, less its 3-s running mean taken shot by shot (a cut's step
+is no swing), is judged in 4-s windows every 0.5 s: how far it swings (peak to peak, 2
+sqrt(2) times its standard deviation), whether it repeats with one period of at most 2 s (its
+autocorrelation, corrected for the overlap, at the highest peak after its first zero, at
+least the calibrated `flicker.periodicity` that clean flicker-like runs stay under), and
+whether the whole picture moves with it (the brightness change at least FLICKER_GLOBAL of the
+frame difference, as for flicker, the frames at cuts left out). No window of the clean
+footage passes the rhythm and the whole-picture tests together, whatever its swing: 0 of
+14,814 judged windows of the 123 calibration minutes and 0 of 5,003 of the 42 evaluation
+minutes (`python -m bench.figures.pulsing` counts them).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ GLOBAL = 0.45  # brightness change against the frame difference (flicker.FLICKER
 # frame to the next) said over a whole swing, as it builds up over several frames.
 PULSE_LEVELS = (4.0, 40.0)
 GAP_S = 1.0
+SHORTEST_SHOT_S = 0.5
 EDGE = 0.25  # frames whose swing envelope falls under this share of the event's swing are out
 
 
@@ -53,7 +54,10 @@ def pulse_windows(luma: np.ndarray, diff: np.ndarray, fps: float,
     lags = int(round(MAX_PERIOD_S * fps))
     if n < w or w < 8 or lags < 2:
         return None
-    x = _running_mean(m - _running_mean(m, round(TREND_S * fps)), 3)
+    bounds = [0, *sorted(c for c in cut_frames if 0 < c < n), n]
+    x = np.concatenate([_running_mean(seg - _running_mean(seg, round(TREND_S * fps)), 3)
+                        for seg in (m[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True))
+                        if len(seg)])  # detrended shot by shot: a cut's step is no swing
     starts = np.arange(0, n - w + 1, max(1, int(round(STEP_S * fps))))
     win = np.lib.stride_tricks.sliding_window_view(x, w)[starts]
     win = win - win.mean(axis=1, keepdims=True)
@@ -68,14 +72,16 @@ def pulse_windows(luma: np.ndarray, diff: np.ndarray, fps: float,
     # the period: the first lag nearly as alike as the best (two periods are as alike as one)
     best = np.argmax(past >= 0.9 * reg[:, None], axis=1)
     dm = np.abs(np.diff(m, prepend=m[0]))
-    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=0.0)
+    d = np.nan_to_num(np.asarray(diff, dtype=np.float64), nan=0.0).copy()
+    dm[bounds[1:-1]] = d[bounds[1:-1]] = 0.0  # (the cut itself changes everything)
     cs, cd = np.concatenate([[0.0], np.cumsum(dm)]), np.concatenate([[0.0], np.cumsum(d)])
     whole = (cs[starts + w] - cs[starts]) / np.maximum(cd[starts + w] - cd[starts], 1e-6)
-    near = np.zeros(n, dtype=bool)
-    reach = int(round(TREND_S * fps / 2)) + 2  # (a cut moves the running mean this far)
-    for c in cut_frames:
-        near[max(0, c - reach):min(n, c + reach)] = True
-    cn = np.concatenate([[0], np.cumsum(near)])
+    # judged where the shots are long enough for a running mean: frames in shots shorter
+    # than half a second are not
+    short = np.zeros(n, dtype=bool)
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+        short[a:b] = (b - a) < SHORTEST_SHOT_S * fps
+    cn = np.concatenate([[0], np.cumsum(short)])
     return {"start": starts, "swing": 2.0 * np.sqrt(2.0) * np.sqrt(energy / w),
             "regularity": reg, "period_s": (best + 1) / fps, "whole": whole,
             "judged": (cn[starts + w] - cn[starts]) == 0, "x": x, "w": np.array([w])}
