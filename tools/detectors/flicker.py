@@ -109,21 +109,20 @@ def _periodic(e: Event, m: np.ndarray, t: np.ndarray, fps: float) -> Event:
 
 
 def stronger(fast: list[Event], slow: list[Event]) -> list[Event]:
-    """Both readings of the brightness swings in one list. A pulse the frame-to-frame events
-    cover (three quarters of it, each by half of either) leaves those events, with the more
-    severe grade of the two (their ends are frame-exact; a slow pulse moves each frame
-    little, so the frame-to-frame test grades it low); a pulse they cover less of (they found
-    only its sharpest moments) replaces them; pulses they did not find are kept as they are."""
+    """Both readings of the brightness swings in one list. A pulse that the frame-to-frame
+    events touching it cover for half its length or more leaves those events, with the more
+    severe grade of the two (their ends are frame-exact; a slow pulse moves each frame little,
+    so the frame-to-frame test grades it low); a pulse they cover less of (they found only its
+    sharpest moments) replaces them; pulses they do not touch are kept as they are."""
     def clash(e: Event, f: Event) -> bool:
-        spans = [(f.start_s, f.end_s)]
-        return overlap_share(e.start_s, e.end_s, spans) >= 0.5 or overlap_share(
-            f.start_s, f.end_s, [(e.start_s, e.end_s)]) >= 0.5
+        return e.start_s < f.end_s and f.start_s < e.end_s
 
     out, gone = [], set()
     for p in slow:
         hit = [i for i, e in enumerate(fast) if clash(e, p)]
-        cover = sum(fast[i].end_s - fast[i].start_s for i in hit)
-        if hit and cover >= 0.75 * (p.end_s - p.start_s):
+        cover = overlap_share(p.start_s, p.end_s,
+                              [(fast[i].start_s, fast[i].end_s) for i in hit])
+        if hit and cover >= 0.5:
             continue  # (read into those events below)
         worst = max((fast[i].severity for i in hit), default=0.0)
         out.append(replace(p, severity=max(p.severity, worst)))

@@ -45,10 +45,17 @@ def _running_mean(x: np.ndarray, width: int) -> np.ndarray:
     return np.convolve(pad, np.ones(width) / width, mode="valid")
 
 
+def _envelope(x: np.ndarray, width: int) -> np.ndarray:
+    """The swing's envelope: the largest |x| over one period around each frame."""
+    pad = np.pad(np.abs(x), (width // 2, width - 1 - width // 2), mode="edge")
+    return np.lib.stride_tricks.sliding_window_view(pad, width).max(axis=1)
+
+
 def pulse_windows(luma: np.ndarray, diff: np.ndarray, fps: float,
                   cut_frames: list[int]) -> dict[str, np.ndarray] | None:
     """Per 4-s window: start frame, swing, regularity, period (s), whole-picture share and
-    whether it is judged (no cut near); None when the video is shorter than a window."""
+    whether it is judged (no shot under half a second in it); None when the video is shorter
+    than a window."""
     m = np.asarray(luma, dtype=np.float64)
     n, w = len(m), int(round(WINDOW_S * fps))
     lags = int(round(MAX_PERIOD_S * fps))
@@ -106,20 +113,17 @@ def pulse_events(frames: dict[str, np.ndarray], scenes: list[Scene], fps: float)
     if not hit.any():
         return []
     w, n, x = int(win["w"][0]), len(t), win["x"]
-    envelope = np.abs(x)
-    period = int(round(MAX_PERIOD_S * fps))
-    envelope = np.lib.stride_tricks.sliding_window_view(
-        np.pad(envelope, (period // 2, period - 1 - period // 2), mode="edge"), period).max(axis=1)
     spans = [(int(win["start"][a]), min(n, int(win["start"][b - 1]) + w)) for a, b in runs(hit)]
     out = []
     for a, b in merge_runs(spans, t, gap_s=GAP_S):
         inside = hit & (win["start"] >= a) & (win["start"] + w <= b)
         swing = float(np.median(win["swing"][inside])) if inside.any() else PULSE_LEVELS[0]
-        keep = np.flatnonzero(envelope[a:b] >= EDGE * swing / 2.0)
+        period_s = float(np.median(win["period_s"][(inside if inside.any() else hit)]))
+        keep = np.flatnonzero(_envelope(x[a:b], max(3, int(round(period_s * fps))))
+                              >= EDGE * swing / 2.0)
         if len(keep) == 0:
             continue
         a, b = a + int(keep[0]), a + int(keep[-1]) + 1
-        period_s = float(np.median(win["period_s"][inside])) if inside.any() else 0.0
         out.append(Event(
             type="flicker", subtype="brightness oscillation",
             start_s=round(float(t[a]), 2), end_s=round(float(t[min(b, n) - 1] + 1.0 / fps), 2),
