@@ -19,7 +19,8 @@ import numpy as np
 from bench.calibrate import clean_videos
 from bench.generate.corpus import corpus_clips
 from tools.detectors.calibration import value
-from tools.detectors.pulsing import GLOBAL, PULSE_LEVELS, pulse_windows, pulsing
+from tools.detectors.pulsing import PULSE_LEVELS, pulse_windows, pulsing
+from tools.detectors.temporal import WHOLE_PICTURE
 
 
 def counts(videos: list) -> list[dict]:
@@ -32,7 +33,7 @@ def counts(videos: list) -> list[dict]:
         if win is None:
             continue
         judged = win["judged"]
-        whole = judged & (win["whole"] >= GLOBAL)
+        whole = judged & (win["whole"] >= WHOLE_PICTURE)
         steady = judged & (win["regularity"] >= limit)
         rows.append({"video": v.name, "minutes": len(v.frames["t"]) / v.fps / 60,
                      "judged": int(judged.sum()), "whole": int(whole.sum()),
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     clips = corpus_clips(args.corpus, part=args.part, clean=True)
     rows = counts(clean_videos(clips, args.work, blur=False, log=lambda _: None))
     print(f"regularity limit {value('flicker.periodicity'):.3f}, whole-picture share >= "
-          f"{GLOBAL}, swing >= {PULSE_LEVELS[0]} grey levels")
+          f"{WHOLE_PICTURE}, swing >= {PULSE_LEVELS[0]} grey levels")
     print("| video | min | windows judged | whole picture | steady | both | pulsing | "
           "top regularity |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -14,15 +14,19 @@ from tools.detectors.base import Context, Detector
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
 from tools.detectors.pulsing import pulse_events
 from tools.detectors.series import level_severity, overlap_share, smooth_mask
-from tools.detectors.temporal import ACTIVE_SMOOTH_FRAMES, interval_events, near_cut, rolling
+from tools.detectors.temporal import (
+    ACTIVE_SMOOTH_FRAMES,
+    WHOLE_PICTURE,
+    interval_events,
+    near_cut,
+    rolling,
+)
 from tools.model import Event
 
 # A frame is a hit when its mean brightness departs from the mean of its neighbours by more
 # than this (grey levels) ...
 FLICKER_SWING = 1.5
-# ... and the whole picture moves with it: the brightness change is at least this share of
-# the frame difference (1.0 when the whole picture brightens or darkens).
-FLICKER_GLOBAL = 0.45
+# ... and the whole picture moves with it (temporal.WHOLE_PICTURE).
 # Flicker where more than this share of the frames of a second are hits.
 FLICKER_SHARE = 0.25
 # The swing (grey levels) that counts as severity 1.
@@ -54,7 +58,7 @@ def _raw_events(frames: dict[str, np.ndarray], scenes: list, fps: float) -> list
     dm = np.abs(np.diff(m, prepend=m[0]))
     diff = np.nan_to_num(frames["diff"], nan=0.0)
     glob = dm / np.maximum(diff, 1e-3)  # 1.0 when the whole picture brightens or darkens
-    hit = (hp > FLICKER_SWING) & (glob > FLICKER_GLOBAL) & ~near_cut(n, scenes)
+    hit = (hp > FLICKER_SWING) & (glob > WHOLE_PICTURE) & ~near_cut(n, scenes)
     density = rolling(hit.astype(np.float64), max(3, int(round(fps))))
     active = smooth_mask(density > FLICKER_SHARE, ACTIVE_SMOOTH_FRAMES)
     strength = rolling(np.where(hit, hp, np.nan), max(3, int(round(fps))), np.nanmedian)

@@ -10,7 +10,7 @@ is no swing), is judged in 4-s windows every 0.5 s: how far it swings (peak to p
 sqrt(2) times its standard deviation), whether it repeats with one period of at most 2 s (its
 autocorrelation, corrected for the overlap, at the highest peak after its first zero, at
 least the calibrated `flicker.periodicity` that clean flicker-like runs stay under), and
-whether the whole picture moves with it (the brightness change at least FLICKER_GLOBAL of the
+whether the whole picture moves with it (the brightness change at least WHOLE_PICTURE of the
 frame difference, as for flicker, the frames at cuts left out). No window of the clean
 footage passes the rhythm and the whole-picture tests together, whatever its swing: 0 of
 14,814 judged windows of the 123 calibration minutes and 0 of 5,003 of the 42 evaluation
@@ -23,13 +23,13 @@ import numpy as np
 
 from tools.detectors.calibration import value
 from tools.detectors.series import level_severity, merge_runs, runs
+from tools.detectors.temporal import WHOLE_PICTURE, rolling
 from tools.model import Event, Scene
 
 TREND_S = 3.0  # the running mean taken off the brightness (seconds)
 WINDOW_S = 4.0  # a judged window
 STEP_S = 0.5  # between windows
 MAX_PERIOD_S = 2.0  # at least two swings in a window
-GLOBAL = 0.45  # brightness change against the frame difference (flicker.FLICKER_GLOBAL)
 # Peak-to-peak swing (grey levels) from which a steady pulse is visible (severity 0.2) and at
 # which it is glaring (1.0): the fast flicker's perceptual scale (1.5-12 grey levels from one
 # frame to the next) said over a whole swing, as it builds up over several frames.
@@ -45,10 +45,9 @@ def _running_mean(x: np.ndarray, width: int) -> np.ndarray:
     return np.convolve(pad, np.ones(width) / width, mode="valid")
 
 
-def _envelope(x: np.ndarray, width: int) -> np.ndarray:
-    """The swing's envelope: the largest |x| over one period around each frame."""
-    pad = np.pad(np.abs(x), (width // 2, width - 1 - width // 2), mode="edge")
-    return np.lib.stride_tricks.sliding_window_view(pad, width).max(axis=1)
+def window_frames(fps: float) -> int:
+    """Frames in a judged window."""
+    return int(round(WINDOW_S * fps))
 
 
 def pulse_windows(luma: np.ndarray, diff: np.ndarray, fps: float,
@@ -57,7 +56,7 @@ def pulse_windows(luma: np.ndarray, diff: np.ndarray, fps: float,
     whether it is judged (no shot under half a second in it); None when the video is shorter
     than a window."""
     m = np.asarray(luma, dtype=np.float64)
-    n, w = len(m), int(round(WINDOW_S * fps))
+    n, w = len(m), window_frames(fps)
     lags = int(round(MAX_PERIOD_S * fps))
     if n < w or w < 8 or lags < 2:
         return None
@@ -91,12 +90,12 @@ def pulse_windows(luma: np.ndarray, diff: np.ndarray, fps: float,
     cn = np.concatenate([[0], np.cumsum(short)])
     return {"start": starts, "swing": 2.0 * np.sqrt(2.0) * np.sqrt(energy / w),
             "regularity": reg, "period_s": (best + 1) / fps, "whole": whole,
-            "judged": (cn[starts + w] - cn[starts]) == 0, "x": x, "w": np.array([w])}
+            "judged": (cn[starts + w] - cn[starts]) == 0, "x": x}
 
 
 def pulsing(win: dict[str, np.ndarray], limit: float) -> np.ndarray:
     """Windows that pulse: judged, regular beyond `limit`, the whole picture, visible."""
-    return (win["judged"] & (win["regularity"] >= limit) & (win["whole"] >= GLOBAL)
+    return (win["judged"] & (win["regularity"] >= limit) & (win["whole"] >= WHOLE_PICTURE)
             & (win["swing"] >= PULSE_LEVELS[0]))
 
 
@@ -112,15 +111,16 @@ def pulse_events(frames: dict[str, np.ndarray], scenes: list[Scene], fps: float)
     hit = pulsing(win, value("flicker.periodicity"))
     if not hit.any():
         return []
-    w, n, x = int(win["w"][0]), len(t), win["x"]
+    w, n, x = window_frames(fps), len(t), win["x"]
     spans = [(int(win["start"][a]), min(n, int(win["start"][b - 1]) + w)) for a, b in runs(hit)]
     out = []
     for a, b in merge_runs(spans, t, gap_s=GAP_S):
         inside = hit & (win["start"] >= a) & (win["start"] + w <= b)
         swing = float(np.median(win["swing"][inside])) if inside.any() else PULSE_LEVELS[0]
         period_s = float(np.median(win["period_s"][(inside if inside.any() else hit)]))
-        keep = np.flatnonzero(_envelope(x[a:b], max(3, int(round(period_s * fps))))
-                              >= EDGE * swing / 2.0)
+        # the swing's envelope: the largest |x| over one period around each frame
+        envelope = rolling(np.abs(x[a:b]), max(3, int(round(period_s * fps))), np.nanmax)
+        keep = np.flatnonzero(envelope >= EDGE * swing / 2.0)
         if len(keep) == 0:
             continue
         a, b = a + int(keep[0]), a + int(keep[-1]) + 1

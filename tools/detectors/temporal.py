@@ -19,6 +19,10 @@ INTERVAL_GAP_S = 1.0
 INTERVAL_MIN_S = 0.8
 # Active frames are a majority vote over this many frames (drops blips, fills gaps).
 ACTIVE_SMOOTH_FRAMES = 5
+# The whole picture moves with a brightness change when that change is at least this share
+# of the frame difference (1.0 when the whole picture brightens or darkens): flicker and slow
+# pulsing, not a lamp in a busy picture or a camera pan.
+WHOLE_PICTURE = 0.45
 
 
 def rolling(x: np.ndarray, width: int, fn: Callable[..., np.ndarray] = np.nanmean) -> np.ndarray:

@@ -27,7 +27,7 @@ from agent.brains.stretches import (
     total_s,
 )
 from agent.context import RunContext
-from agent.questions import Mention, Question, asked_part, type_name
+from agent.questions import Mention, Option, Question, asked_part, type_name
 from agent.timefmt import hms
 
 _STABILITY_CLAIMS: tuple[tuple[str, str], ...] = (
@@ -276,7 +276,7 @@ _EXCEPT = re.compile(r"\b(?:except|but|apart from|other than|aside from|save for
                      r"bar|excluding|with (?:one|a|some|two|a few|several)\b)", re.I)
 
 
-def _said_of_stretches(options: Sequence[Any], g: float, found: bool) -> list[Any]:
+def _said_of_stretches(options: Sequence[Option], g: float, found: bool) -> list[Option]:
     """Of the options whose grade is as near the video's as any, those whose exception
     ("good except one damaged section") is said of a video with degraded stretches, or whose
     lack of one of a video without; all of them when that tells none apart."""
