@@ -36,7 +36,7 @@ def _samples(combed_at: list[float], teeth: float = 0.006) -> dict:
     directional picture (anisotropy) where the teeth are."""
     import numpy as np
     t = np.arange(0.0, 180.0, 0.5)
-    comb = np.full(len(t), 0.0002)
+    comb = np.full(len(t), 0.00002)
     aniso = np.full(len(t), 0.1)
     for x in combed_at:
         comb[np.argmin(np.abs(t - x))] = teeth

@@ -28,13 +28,14 @@ def _reference_anisotropy(gray: np.ndarray) -> float:
 
 
 def _reference_combing(gray: np.ndarray) -> float:
-    """The int16 numpy form of the comb-tooth share."""
+    """The int16 numpy form of the alternating-pair share."""
     g = gray.astype(np.int16)
     up, mid, down = g[:-2], g[1:-1], g[2:]
     a, b = mid - up, mid - down
-    teeth = ((a > COMB_STEP) & (b > COMB_STEP)) | ((a < -COMB_STEP) & (b < -COMB_STEP))
-    teeth &= np.abs(up - down) < COMB_STEP
-    runs = teeth[:, 1:-1] & teeth[:, :-2] & teeth[:, 2:]
+    high = (a > COMB_STEP) & (b > COMB_STEP)
+    low = (a < -COMB_STEP) & (b < -COMB_STEP)
+    pairs = (high[:-1] & low[1:]) | (low[:-1] & high[1:])
+    runs = pairs[:, 1:-1] & pairs[:, :-2] & pairs[:, 2:]
     return float(np.count_nonzero(runs)) / max(1, runs.size)
 
 

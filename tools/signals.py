@@ -303,10 +303,12 @@ COMB_STEP = 12
 
 
 def combing(gray: np.ndarray) -> float:
-    """Share of pixels where a row juts out from both neighbouring rows in the same direction
-    while the rows two apart (the same field) agree, over 3 pixels of the row: the teeth
-    interlacing leaves along moving edges. Progressive pictures show it only on one-pixel
-    horizontal lines; grain makes isolated teeth, not runs of them.
+    """Share of pixels where two neighbouring rows jut out in opposite directions (one above
+    both of its neighbours, the next below both of its own), over 3 pixels of the row: the
+    row-to-row alternation interlacing leaves along moving edges, where the lines of one field
+    show the object and those of the other what was there a field before. A thin horizontal
+    line of progressive footage juts out alone (one row, not an alternating pair), and grain
+    rarely alternates over four rows and three columns at once.
 
     In uint8 with saturating differences: max(mid - up, 0) > COMB_STEP is mid - up > COMB_STEP.
     """
@@ -315,10 +317,10 @@ def combing(gray: np.ndarray) -> float:
     def above(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return cv2.compare(cv2.subtract(a, b), COMB_STEP, cv2.CMP_GT)
 
-    jut = cv2.bitwise_or(cv2.bitwise_and(above(mid, up), above(mid, down)),
-                         cv2.bitwise_and(above(up, mid), above(down, mid)))
-    teeth = cv2.bitwise_and(jut, cv2.compare(cv2.absdiff(up, down), COMB_STEP, cv2.CMP_LT))
-    runs = cv2.bitwise_and(cv2.bitwise_and(teeth[:, 1:-1], teeth[:, :-2]), teeth[:, 2:])
+    high = cv2.bitwise_and(above(mid, up), above(mid, down))
+    low = cv2.bitwise_and(above(up, mid), above(down, mid))
+    pairs = cv2.bitwise_or(cv2.bitwise_and(high[:-1], low[1:]), cv2.bitwise_and(low[:-1], high[1:]))
+    runs = cv2.bitwise_and(cv2.bitwise_and(pairs[:, 1:-1], pairs[:, :-2]), pairs[:, 2:])
     return cv2.countNonZero(runs) / max(1, runs.shape[0] * runs.shape[1])
 
 
