@@ -94,7 +94,7 @@ def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
                                            events))
     if twins:
         events = judged_with_twins(events, samples, frames, fps,
-                                   [sc.start_frame for sc in scenes[1:]])
+                                   [sc.start_frame for sc in scenes[1:]], scenes)
     events = without_black(events + interlace_events(samples, scenes), blacks) + blacks
     return explained_by_damage(events, damage) + damage
 

@@ -272,7 +272,32 @@ def pattern(found: Sequence[Stretch], prof: Sequence[float], duration_s: float,
         return way
     if total_s(found) >= 0.8 * duration_s:
         return "stable"  # one degradation all along: consistently degraded, not changing
+    if len(found) >= 2 and (way := one_way(prof)):
+        return way  # drops piling up towards one end: a change, not a fluctuation
     return "fluctuating" if len(found) >= 3 else "occasional"
+
+
+# A part's impairment may fall back this much (a tenth of a grade) on a one-way course.
+ONE_WAY_SLACK = 0.05
+
+
+def one_way(prof: Sequence[float]) -> str | None:
+    """"degrading" ("improving") when the impairment never falls (rises) from one part to
+    the next by more than ONE_WAY_SLACK, is at its worst in the last (first) part and
+    changes by at least TREND_STEP: quality stepping down a bitrate ladder, found as a few
+    stretches in the later parts (0, 0, 0, 0, 0.14, 0.31), gets worse; it does not
+    fluctuate."""
+    if len(prof) < 3:
+        return None
+    steps = [b - a for a, b in zip(prof[:-1], prof[1:], strict=True)]
+    top = max(prof)
+    if all(d >= -ONE_WAY_SLACK for d in steps) and prof[-1] >= top - ONE_WAY_SLACK and \
+            prof[-1] - prof[0] >= TREND_STEP:
+        return "degrading"
+    if all(d <= ONE_WAY_SLACK for d in steps) and prof[0] >= top - ONE_WAY_SLACK and \
+            prof[0] - prof[-1] >= TREND_STEP:
+        return "improving"
+    return None
 
 
 class Timeline:

@@ -102,9 +102,10 @@ class Evidence:
                 for e in evs]
 
 
-# Events of a type that stands in for another whose look they never have: a hue shift is not
-# "washed out" or "faded" (an exposure word that accepts colour events for lost saturation)
-_NO_STAND_IN = {("colour", "hue shift")}
+# Events of a type that stands in for another whose look they never have: a hue shift or a
+# picture made more colourful (a warm cast measured as oversaturation) is not "washed out" or
+# "faded" (exposure words that accept colour events for lost saturation)
+_NO_STAND_IN = {("colour", "hue shift"), ("colour", "oversaturation")}
 
 
 def named_mentions(q: Question) -> list[Mention]:
