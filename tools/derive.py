@@ -93,8 +93,7 @@ def _events(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
     events = merged(events, stretch_events(samples, frames, [c.start_s for c in scenes[1:]],
                                            events))
     if twins:
-        events = judged_with_twins(events, samples, frames, fps,
-                                   [sc.start_frame for sc in scenes[1:]], scenes)
+        events = judged_with_twins(events, samples, frames, fps, scenes)
     events = without_black(events + interlace_events(samples, scenes), blacks) + blacks
     return explained_by_damage(events, damage) + damage
 

@@ -289,14 +289,13 @@ def one_way(prof: Sequence[float]) -> str | None:
     fluctuate."""
     if len(prof) < 3:
         return None
-    steps = [b - a for a, b in zip(prof[:-1], prof[1:], strict=True)]
     top = max(prof)
-    if all(d >= -ONE_WAY_SLACK for d in steps) and prof[-1] >= top - ONE_WAY_SLACK and \
-            prof[-1] - prof[0] >= TREND_STEP:
-        return "degrading"
-    if all(d <= ONE_WAY_SLACK for d in steps) and prof[0] >= top - ONE_WAY_SLACK and \
-            prof[0] - prof[-1] >= TREND_STEP:
-        return "improving"
+    # an improving course is a degrading one read backwards
+    for way, p in (("degrading", list(prof)), ("improving", list(prof)[::-1])):
+        steps = [b - a for a, b in zip(p[:-1], p[1:], strict=True)]
+        if all(d >= -ONE_WAY_SLACK for d in steps) and p[-1] >= top - ONE_WAY_SLACK and \
+                p[-1] - p[0] >= TREND_STEP:
+            return way
     return None
 
 

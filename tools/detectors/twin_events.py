@@ -30,7 +30,7 @@ from tools.detectors.series import (
 from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S, series
 from tools.detectors.twin_motion import replayed_shake, shake_at_samples
 from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
-from tools.model import Event
+from tools.model import Event, Scene
 
 ROUNDS = 10  # judgements at most, each without the samples found degraded before
 # Twin events of different types over one stretch: one degradation moves several measures
@@ -328,18 +328,17 @@ def contradicted(e: Event, samples: dict[str, np.ndarray], frames: dict[str, np.
 
 def judged_with_twins(events: list[Event], samples: dict[str, np.ndarray],
                       frames: dict[str, np.ndarray], fps: float,
-                      cuts: list[int] | None = None,
-                      scenes: list | None = None) -> list[Event]:
+                      scenes: list[Scene]) -> list[Event]:
     """The detectors' events judged against the same picture elsewhere: those it
-    contradicts dropped (shake too, given the scenes: `twin_motion`), the twin stretches
-    added (`with_twins`)."""
+    contradicts dropped (shake too: `twin_motion`), the twin stretches added
+    (`with_twins`)."""
     if len(samples.get("t", ())) < 3:
         return events
-    twins = twin_index(twin_lags(frames, samples, fps, cuts))
+    twins = twin_index(twin_lags(frames, samples, fps, [sc.start_frame for sc in scenes[1:]]))
     if not (twins >= 0).any():
         return events
     kept = [e for e in events if not contradicted(e, samples, frames, twins)]
-    if any(e.type == "jitter" for e in kept) and scenes is not None:
+    if any(e.type == "jitter" for e in kept):
         shake = shake_at_samples(frames, samples, scenes, fps)
         kept = [e for e in kept if not replayed_shake(e, shake, samples, twins)]
     return with_twins(kept, twin_events(samples, frames, fps, twins=twins))
