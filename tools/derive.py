@@ -158,9 +158,16 @@ def kept_structure(frames: dict[str, np.ndarray]) -> np.ndarray | None:
     return np.fmax(np.asarray(corr, dtype=np.float64), np.asarray(coarse, dtype=np.float64))
 
 
+# Event types measured on the picture itself: a held picture measures unlike the moving
+# footage around it (no motion blur; the coder refines it frame after frame: an MPEG-2 freeze
+# of a coin on a table read as blocking against the moving shot), which is the freeze.
+HELD_PICTURE_TYPES = ("stutter", "frame_drop", "blur", "noise", "compression", "sharpening")
+
+
 def _inside_any(e: Event, freezes: list[Event]) -> bool:
-    """A repeated-frames event lying mostly inside a frozen picture is that freeze."""
-    if e.type not in ("stutter", "frame_drop"):
+    """A repeated-frames event, or a measure of the held picture's detail, lying mostly
+    inside a frozen picture is that freeze."""
+    if e.type not in HELD_PICTURE_TYPES:
         return False
     span = max(e.end_s - e.start_s, 1e-6)
     return any(min(e.end_s, f.end_s) - max(e.start_s, f.start_s) >= 0.5 * span for f in freezes)

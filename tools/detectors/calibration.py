@@ -169,6 +169,16 @@ def value(key: str) -> float:
     raise KeyError(f"no calibrated threshold {key!r}")
 
 
+def clean_extreme(key: str) -> float | None:
+    """The most extreme value the clean calibration videos showed for a quantity (its
+    largest where higher is worse, else its smallest); None when the file does not hold it."""
+    entry = _stored().get("thresholds", {}).get(key)
+    if not isinstance(entry, dict):
+        return None
+    got = entry.get("clean_max" if entry.get("direction", 1) > 0 else "clean_min")
+    return float(got) if isinstance(got, int | float) else None
+
+
 # Events are gated by how long they last: content mimics a degradation for a few seconds
 # (a fade, a pan, a flash) far more often than for a minute.
 DURATION_CLASSES: tuple[tuple[str, float], ...] = (("short", 6.0), ("medium", 20.0),

