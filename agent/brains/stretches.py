@@ -331,9 +331,11 @@ class Timeline:
         return False
 
     def earliest(self, types: Iterable[str], late: bool = False) -> str | None:
-        """Of `types`, the one seen first (or, `late`, the one seen last); None if none is."""
+        """Of `types`, the one seen first (or, `late`, the one seen last); None if none is.
+        A tie goes to the one named first (in the order given, not a set's, whose order
+        changes from run to run with the hash seed)."""
         key = {}
-        for etype in set(types):
+        for etype in dict.fromkeys(types):
             spans = self.spans(etype)
             if spans:
                 key[etype] = max(b for _, b in spans) if late else min(a for a, _ in spans)

@@ -22,7 +22,12 @@ from agent.brains.local.evidence import Evidence, in_window, window_args
 from agent.brains.local.explain import generic
 from agent.brains.local.levels import events_level, level_word, probed_level
 from agent.brains.local.ranking import RANK, rank_events, rank_types
-from agent.brains.local.statements import SAME_OPTION, compare_found, ranked_found
+from agent.brains.local.statements import (
+    SAME_OPTION,
+    SAME_SEVERITY,
+    compare_found,
+    ranked_found,
+)
 from agent.brains.local.types_compared import claims_less, compare_types
 from agent.brains.local.worst import worst_moment
 from agent.brains.stretches import split_lasting
@@ -146,6 +151,9 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     same = len(wins) >= 2 and all(
         w["worst_severity"] == wins[0]["worst_severity"] and
         abs(w["impairment"] - wins[0]["impairment"]) < 1e-3 for w in wins)
+    same_opt = next((o.letter for o in q.options if SAME_OPTION.search(o.text)), None)
+    if same_opt and not same and _alike(wins):  # offered "about the same", and so they are
+        same, choice = True, same_opt
     if same and all(w["worst_severity"] == 0 for w in wins):
         text = (f"No {name} was detected in any of the compared windows; they do not "
                 "differ measurably.")
@@ -177,6 +185,20 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     segs = segments(pick.get("events", [])) if pick else []
     return {"answer": text, "choice": choice, "segments": segs,
             "confidence": 0.45 if same else 0.75}
+
+
+# Windows whose worst severities lie within SAME_SEVERITY and whose quality scores (0-100)
+# lie within this many points are alike where the question offers "about the same": the two
+# halves of a looped clip, the same defects in each, read 74 and 78 (a partial cycle more of
+# one event in one half), which no viewer tells apart.
+ALIKE_QUALITY = 5.0
+
+
+def _alike(wins: list[dict[str, Any]]) -> bool:
+    """Whether the compared windows measure alike to within what a viewer tells apart."""
+    return len(wins) >= 2 and all(
+        abs(w["worst_severity"] - wins[0]["worst_severity"]) <= SAME_SEVERITY
+        and abs(w["quality"] - wins[0]["quality"]) <= ALIKE_QUALITY for w in wins)
 
 
 # "Is the dark part longer than the noisy part?": time, not severity, is compared.

@@ -210,6 +210,10 @@ _RELEASE_CLAIM = re.compile(r"\b(publish\w*|ship|shipping|release|deliver|upload
                             r"go out|no-go|post-?production|"
                             r"approv\w*)\b",
                             re.I)
+# "pass or fail?", "go/no-go", "QA verdict": a release decision, answered as one ("Pass" or
+# "Fail" and why), on the release rule below, not with a grade alone.
+_PASS_FAIL = re.compile(r"\bpass(?:es|ed)?\s*(?:or|/)\s*fail\w*|\bgo\s*/\s*no[\s-]?go\b|"
+                        r"\b(?:qa|qc|quality(?:\s+control)?)\s+verdict\b", re.I)
 _FAIR_CLAIM = re.compile(r"\b(good enough|acceptable|watchable|passable|usable|fine|ok|okay|"
                          r"decent|good|high|great|excellent|nice)\b", re.I)
 GOOD_GRADE = 3.5  # "acceptable", "good": fair-to-good or better
@@ -302,10 +306,11 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     g, detail = grade(found, span)
     choice = None
     asked = asked_part(q.text)
-    clean_claim = bool(_CLEAN_CLAIM.search(asked))
-    poor = None if clean_claim else _POOR_CLAIM.search(asked)
+    pass_fail = bool(_PASS_FAIL.search(asked))
+    clean_claim = not pass_fail and bool(_CLEAN_CLAIM.search(asked))
+    poor = None if clean_claim or pass_fail else _POOR_CLAIM.search(asked)
     fair_claim = not clean_claim and not poor and bool(_FAIR_CLAIM.search(asked))
-    release = not clean_claim and not poor and bool(_RELEASE_CLAIM.search(asked))
+    release = pass_fail or not clean_claim and not poor and bool(_RELEASE_CLAIM.search(asked))
     fair_claim = fair_claim or release
     truth = (not found) if clean_claim else (
         g >= GOOD_GRADE and max((stretch_level(st) for st in found), default=0.0) < 2.0
@@ -336,9 +341,15 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     g = min(max(g, 1.0), 5.0)
     text = (f"Overall quality{of} is {names[int(round(g))]} ({on_scale(q.text, g, numbered)}): "
             f"{detail}.")
-    if (clean_claim or fair_claim or poor) and (asks_whether(q.text) or q.options and all(
+    worst = max(found, key=lambda s: s.severity) if found else None
+    if pass_fail and not (q.options and all(o.yes or o.no for o in q.options)):
+        text = ("Pass: " if truth else "Fail: ") + (
+            f"{len(found)} degraded stretch(es), the worst {worst.type} at {hms(worst.start_s)} "
+            f"({LEVEL_NAMES[int(stretch_level(worst))]}"
+            + ("" if truth else "; not to go out as it is while a defect is worse than mild")
+            + "). " if worst else "no quality event was found. ") + text
+    elif (clean_claim or fair_claim or poor) and (asks_whether(q.text) or q.options and all(
             o.yes or o.no for o in q.options)):  # "would it pass QC?", "pass or fail?"
-        worst = max(found, key=lambda s: s.severity) if found else None
         text = verdict(truth, (f"{len(found)} degraded stretch(es), the worst {worst.type} at "
                                f"{hms(worst.start_s)} "
                                f"({LEVEL_NAMES[int(stretch_level(worst))]}"
