@@ -102,3 +102,26 @@ def test_a_tie_for_first_goes_to_the_type_named_first_in_every_run():
                                  env={**os.environ, "PYTHONHASHSEED": str(seed)},
                                  check=True).stdout.split()) for seed in range(6)}
     assert seen == {("colour", "blur")}, seen
+
+
+def _decline() -> object:
+    """Compression from 2:00 to 2:53.5 of a 3-minute video, clean before it."""
+    return make_index(180.0, [Event("compression", 120.0, 173.5, 0.58, 3.0, "macroblocking",
+                                    {})], fps=5.0)
+
+
+@pytest.mark.parametrize("question", [
+    "Which segment has the worst picture quality?", "视频质量最差的是哪一段？",
+    "Welcher Abschnitt hat die schlechteste Bildqualität?",
+    "What part of the video is the poorest?",
+])
+def test_which_segment_is_worst_names_the_stretch_not_a_half(tmp_path, question):
+    ans = ask(_decline(), question, (), tmp_path)
+    assert "00:02:00.0" in ans.answer and "00:01:30.0" not in ans.answer, ans.answer
+
+
+def test_parts_named_to_compare_are_still_compared(tmp_path):
+    ans = ask(_decline(), "Which part is worse, the beginning or the end?", (), tmp_path)
+    assert "window" in ans.answer and "00:02:00.0" in ans.answer, ans.answer
+    ans = ask(_decline(), "Which half is worse?", (), tmp_path)
+    assert "00:01:30.0-00:03:00.0" in ans.answer, ans.answer

@@ -119,7 +119,7 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
             _START_END.sub(" ", q.text)):
         return rank_types(q, ev)  # "rank the problems from worst to mildest"
     if not q.options and not q.windows and not q.n_segments and (
-            not _PARTS.search(_ONE_PART.sub(" ", q.text)) or unit_length(q.text)
+            not _PARTS.search(_one_part_out(q.text)) or unit_length(q.text)
             and not unit_windows(q.text, ctx.duration_s)):
         # "when is the quality worst?": no parts named; "which minute of the two hours?":
         # too many to rank, the worst moment says which
@@ -219,6 +219,20 @@ _START_END = re.compile(r"\b(?:their\s+|the\s+)?start(?:ing)?\s+and\s+end(?:ing)
 # "Where's the worst part?": one stretch asked for, not parts to compare
 _ONE_PART = re.compile(r"\b(?:the\s+)?(?:worst|best|cleanest|weakest|most\s+\w+)\s+(?:part|section|"
                        r"segment|stretch|moment|scene|shot|passage|bit)\b", re.I)
+
+
+# "Which segment has the worst quality?", "视频质量最差的是哪一段": one stretch of the
+# video asked for by a superlative, as "the worst segment" is, not parts to set side by side
+_WHICH_PART = re.compile(r"\b(?:which|what)\s+(?:one\s+)?(?:part|section|segment|stretch|"
+                         r"passage|bit)\b", re.I)
+_SUPERLATIVE = re.compile(r"\b(?:worst|best|cleanest|weakest|poorest|most\s+\w+)\b", re.I)
+
+
+def _one_part_out(text: str) -> str:
+    """The text without the words that ask for one stretch ("the worst part", "which
+    segment ... worst"), so that only parts named to be compared are left."""
+    text = _ONE_PART.sub(" ", text)
+    return _WHICH_PART.sub(" ", text) if _SUPERLATIVE.search(text) else text
 
 
 def compare_ranked(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
