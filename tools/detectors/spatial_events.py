@@ -268,8 +268,8 @@ def _run_event(scan: _Scan, a: int, b: int, step: float) -> Event | None:
                                                   spec.levels or spec.grade))
         if spec.levels is not None or plain:
             strength = sev  # the absolute level is also how clearly it shows
-    t, own = scan.t, own_scene_deviation(spec, scan.x, scan.refs, sid, a, b)
-    own = own if own is not None and own > JITTER_SIGMAS * scan.sigma else None  # as flagged
+    t, own = scan.t, own_scene_deviation(spec, scan.x, scan.refs, sid, a, b,
+                                         JITTER_SIGMAS * scan.sigma)
     return Event(
         type=spec.type, subtype=spec.subtype,
         start_s=round(float(t[a]), 2), end_s=round(float(t[b - 1] + step), 2),

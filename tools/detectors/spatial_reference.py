@@ -128,15 +128,15 @@ OWN_SCENE_SHARE = 1.0 / 3.0
 
 
 def own_scene_deviation(spec: SpatialSpec, x: np.ndarray, refs: np.ndarray, sid: np.ndarray,
-                        a: int, b: int) -> float | None:
+                        a: int, b: int, least: float = 0.0) -> float | None:
     """For a run [a, b) over several scenes, the median deviation of its samples each from
     its own scene's reference (transformed units), over the scenes the run covers only in
     part (a scene degraded throughout has only its degraded level to compare with). None for
     a run that does not begin and end inside shots (a lone step, at a cut or the video's
-    edge, is as often a fade or a refocus), with too few such samples, or of a spec read only
-    from its steps. A degradation over a
-    stretch of short shots departs from each shot's own level, which one scene's baseline
-    against the mixed content of all of them need not show."""
+    edge, is as often a fade or a refocus), with too few such samples, of a spec read only
+    from its steps, or not beyond `least` (the series' jitter, as a flagged sample must be).
+    A degradation over a stretch of short shots departs from each shot's own level, which
+    one scene's baseline against the mixed content of all of them need not show."""
     own = sid[a:b]
     if spec.pairs_only or len(np.unique(own)) < 2:  # content moves such a signal a lot in a
         return None  # shot: only its steps are news (native sharpness over a montage's shots)
@@ -145,4 +145,7 @@ def own_scene_deviation(spec: SpatialSpec, x: np.ndarray, refs: np.ndarray, sid:
         return None
     d = deviation(x[a:b], refs[own], spec)[partial[own]]
     d = d[np.isfinite(d)]
-    return float(np.median(d)) if len(d) >= OWN_SCENE_SHARE * (b - a) else None
+    if len(d) < OWN_SCENE_SHARE * (b - a):
+        return None
+    dev = float(np.median(d))
+    return dev if dev > least else None

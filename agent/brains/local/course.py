@@ -342,19 +342,15 @@ def overall(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
     text = (f"Overall quality{of} is {names[int(round(g))]} ({on_scale(q.text, g, numbered)}): "
             f"{detail}.")
     worst = max(found, key=lambda s: s.severity) if found else None
-    if pass_fail and not (q.options and all(o.yes or o.no for o in q.options)):
-        text = ("Pass: " if truth else "Fail: ") + (
-            f"{len(found)} degraded stretch(es), the worst {worst.type} at {hms(worst.start_s)} "
-            f"({LEVEL_NAMES[int(stretch_level(worst))]}"
-            + ("" if truth else "; not to go out as it is while a defect is worse than mild")
-            + "). " if worst else "no quality event was found. ") + text
-    elif (clean_claim or fair_claim or poor) and (asks_whether(q.text) or q.options and all(
-            o.yes or o.no for o in q.options)):  # "would it pass QC?", "pass or fail?"
-        text = verdict(truth, (f"{len(found)} degraded stretch(es), the worst {worst.type} at "
-                               f"{hms(worst.start_s)} "
-                               f"({LEVEL_NAMES[int(stretch_level(worst))]}"
-                               + ("; not to go out as it is while a defect is worse than mild"
-                                  if release and not truth else "") + "). " if worst else
-                               "no quality event was found. ") + text)
+    reason = (f"{len(found)} degraded stretch(es), the worst {worst.type} at "
+              f"{hms(worst.start_s)} ({LEVEL_NAMES[int(stretch_level(worst))]}"
+              + ("; not to go out as it is while a defect is worse than mild"
+                 if release and not truth else "") + "). "
+              ) if worst else "no quality event was found. "
+    yes_no_options = bool(q.options) and all(o.yes or o.no for o in q.options)
+    if pass_fail and not yes_no_options:  # "pass or fail?": the release rule, named as such
+        text = ("Pass: " if truth else "Fail: ") + reason + text
+    elif (clean_claim or fair_claim or poor) and (asks_whether(q.text) or yes_no_options):
+        text = verdict(truth, reason + text)  # "would it pass QC?"
     return {"answer": text, "choice": choice, "confidence": 0.5,
             "segments": segments([s.to_event() for s in found])}
