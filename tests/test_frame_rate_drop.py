@@ -124,9 +124,15 @@ def test_a_rate_drop_in_a_real_encode_is_found(tmp_path: Path):
     assert drops[0].evidence["hold_frames"] == 2
 
 
-def _look_ctx(duration: float = 180.0, fps: float = 25.0):
+def _look_ctx(duration: float = 180.0, fps: float = 25.0, cuts: tuple[float, ...] = ()):
     from types import SimpleNamespace
-    return SimpleNamespace(has_frames=True, frames={"t": np.arange(0, duration, 1 / fps)})
+
+    from tools.model import Scene
+    edges = [0.0, *cuts, duration]
+    scenes = [Scene(a, b, int(a * fps), int(b * fps) - 1)
+              for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    return SimpleNamespace(has_frames=True, frames={"t": np.arange(0, duration, 1 / fps)},
+                           scenes=scenes, fps=fps)
 
 
 def _rate(a: float, b: float, k: int):
@@ -134,10 +140,11 @@ def _rate(a: float, b: float, k: int):
     return Event("frame_drop", a, b, 1 - 1 / k, 3.0, "frame-rate drop", {"hold_frames": k})
 
 
-def _singles(a: float, b: float, share: float):
+def _singles(a: float, b: float, share: float, every: float = 0.0, regular: float = 0.0):
     from tools.model import Event
     return Event("frame_drop", a, b, 0.8, 50.0, "repeated frames",
-                 {"median_hold_frames": 1.0, "share_repeated": share})
+                 {"median_hold_frames": 1.0, "share_repeated": share,
+                  "cadence_frames": every, "cadence_regular": regular})
 
 
 def test_a_cadence_the_footage_keeps_coming_back_to_is_its_look():
@@ -203,3 +210,53 @@ def test_a_drop_goes_on_through_a_still_moment_but_not_through_motion_at_the_ful
     assert drops_with(0.03) == [(30, 50)]
     # the full rate back for 3.5 s (every frame moves): two drops
     assert len(drops_with(2.0)) == 2
+
+
+def test_a_clip_of_another_rate_converted_into_the_video_is_no_drop():
+    """A 20-fps clip shown at 25 fps repeats one frame in five like clockwork from its first
+    frame to its last: a montage cycling it every 30 s has no frame drop; the same clockwork
+    inside a shot, and irregular repeats over a whole shot, stay."""
+    from tools.detectors.frame_drop import cadence_look
+    cuts = tuple(c for a in range(0, 120, 30) for c in (a + 14.0, a + 22.0, a + 30.0))[:-1]
+    ctx = _look_ctx(120.0, cuts=cuts)
+    converted = [_singles(a + 0.04, a + 13.72, 0.2, 5.0, 0.97) for a in range(0, 120, 30)]
+    assert cadence_look(ctx, converted) == []
+    # one converted clip in a video that cuts elsewhere (not a look): its shot still says so
+    assert cadence_look(_look_ctx(120.0, cuts=(40.0, 54.0)),
+                        [_singles(40.2, 53.8, 0.2, 5.0, 0.97)]) == []
+    inside = [_singles(35.0, 50.0, 0.2, 5.0, 0.97)]
+    assert cadence_look(_look_ctx(120.0, cuts=(30.0, 60.0)), inside) == inside
+    irregular = [_singles(30.1, 59.9, 0.2, 5.0, 0.4)]
+    assert cadence_look(_look_ctx(120.0, cuts=(30.0, 60.0)), irregular) == irregular
+
+
+def test_a_converted_clip_in_a_real_encode_is_no_drop(tmp_path: Path):
+    """A 20-fps test pattern converted to 25 fps by ffmpeg (one frame in five shown twice)
+    for its whole 16 s, cut to another pattern at 25 fps: no frame drop; the same conversion
+    over 12-24 s inside one shot of 36 s is one (x264 at veryfast: ultrafast leaves the
+    repeated frames a residual of 0.17 grey levels on this pattern, over the repeat limit)."""
+    from tools.index import get_index
+
+    def encode(name: str, graph: str, inputs: list[str]) -> Path:
+        video = tmp_path / name
+        cmd = [ffmpeg_exe(), "-v", "error", "-y"]
+        for src in inputs:
+            cmd += ["-f", "lavfi", "-t", "16" if "mandelbrot" in src else "36", "-i", src]
+        subprocess.run(cmd + ["-filter_complex", graph, "-map", "[v]", "-c:v", "libx264",
+                              "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
+                              str(video)], check=True)
+        return video
+
+    whole = encode("clip.mp4", "[0:v]fps=25[a];[1:v]hue=h=90[b];[a][b]concat=n=2:v=1:a=0[v]",
+                   ["testsrc2=size=160x120:rate=20:duration=16",
+                    "mandelbrot=size=160x120:rate=25"])
+    idx = get_index(whole, cache_dir=tmp_path / "cache", progress=False, clip=False)
+    assert [s.start_s for s in idx.scenes][:2] == [0.0, 16.0], idx.scenes
+    assert not [e for e in idx.events if e.type == "frame_drop"], idx.events
+    graph = ("[0:v]split=3[a][b][c];[a]trim=0:12,setpts=PTS-STARTPTS[p0];"
+             "[b]trim=12:24,setpts=PTS-STARTPTS,fps=20,fps=25[p1];"
+             "[c]trim=24:36,setpts=PTS-STARTPTS[p2];[p0][p1][p2]concat=n=3:v=1:a=0[v]")
+    window = encode("window.mp4", graph, ["testsrc2=size=160x120:rate=25:duration=36"])
+    idx = get_index(window, cache_dir=tmp_path / "cache", progress=False, clip=False)
+    drops = [e for e in idx.events if e.type == "frame_drop"]
+    assert drops and all(11.0 <= e.start_s and e.end_s <= 25.0 for e in drops), idx.events

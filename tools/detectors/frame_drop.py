@@ -191,34 +191,60 @@ def joined_over_still(found: list[tuple[int, int]], hold: np.ndarray, diff: np.n
 # A cadence the footage keeps coming back to is its look, not a drop: cartoons animated on
 # twos in some shots and on ones in others, a low-rate source doubled up (12.5 to 25 fps)
 # whose still and moving shots alternate. Regular holds (rate drops of one hold k, and
-# clusters of single repeated frames, one every other frame or more) found in all but one
-# of the video's WHOLE_VIDEO_PARTS equal parts are such a look; a drop is a departure in one
-# stretch. Only videos of LOOK_MIN_S or more: in a short one a single drop fills the parts.
+# clusters of single repeated frames, one every other frame or more, or one in every k like
+# clockwork) found in all but one of the video's WHOLE_VIDEO_PARTS equal parts are such a
+# look; a drop is a departure in one stretch. Only videos of LOOK_MIN_S or more: in a short
+# one a single drop fills the parts.
 LOOK_MIN_S = 60.0
 LOOK_REGULAR_SHARE = 0.3  # repeated frames in a cluster at least this share of its frames
+# A source converted to the stream's rate by repeating frames (20 fps shown at 25: one frame
+# in 5 twice) repeats them like clockwork: in the index's conversions (a 20-fps clip at 25 or
+# 30 fps in montages of rounds 4-7) 0.78-1.0 of the gaps between repeats lie within a frame
+# of their median, where a stream's stutter and the generator's drops give 0.0-0.67.
+LOOK_CADENCE_REGULAR = 0.75
 
 
-def _regular(e: Event) -> int | None:
-    """The hold k of a regular-cadence frame_drop event (a rate drop's, or 2 for a cluster
-    of single repeated frames at least every other frame), else None."""
+def _regular(e: Event) -> tuple[str, int] | None:
+    """The cadence of a regular frame_drop event: ("hold", k) for a rate drop's hold k or a
+    cluster of single repeats at least every other frame (k = 2), ("every", k) for single
+    repeats one in every k frames like clockwork; else None."""
     if e.type != "frame_drop":
         return None
     if e.subtype == SUBTYPE:
-        return int(e.evidence.get("hold_frames", 0)) or None
+        k = int(e.evidence.get("hold_frames", 0))
+        return ("hold", k) if k else None
     ev = e.evidence
-    if ev.get("median_hold_frames") == 1.0 and ev.get("share_repeated", 0) >= LOOK_REGULAR_SHARE:
-        return 2
+    if ev.get("median_hold_frames") != 1.0:
+        return None
+    if ev.get("share_repeated", 0) >= LOOK_REGULAR_SHARE:
+        return ("hold", 2)
+    if ev.get("cadence_regular", 0) >= LOOK_CADENCE_REGULAR:
+        return ("every", int(round(ev.get("cadence_frames", 0))))
     return None
 
 
+def _whole_shots(e: Event, scenes: list, fps: float) -> bool:
+    """Whether a clockwork cadence of single repeats runs from a shot's first frame to a
+    shot's last (within two of its periods): a clip of another frame rate converted on its
+    way into the video (a montage's 20-fps clip at 25 fps), not a drop inside a shot."""
+    key = _regular(e)
+    if key is None or key[0] != "every" or not scenes:
+        return False
+    reach = (2 * key[1] + 1) / fps
+    return (min(abs(e.start_s - sc.start_s) for sc in scenes) <= reach
+            and min(abs(e.end_s - sc.end_s) for sc in scenes) <= reach)
+
+
 def cadence_look(ctx: Context, events: list[Event]) -> list[Event]:
-    """Drop the regular-cadence frame_drop events of a hold k found in all but one of the
-    video's equal parts: the footage's own cadence (see LOOK_MIN_S)."""
+    """Drop the regular-cadence frame_drop events of a cadence found in all but one of the
+    video's equal parts (the footage's own cadence, see LOOK_MIN_S), and the clockwork
+    cadences that fill whole shots (a clip's own rate converted, `_whole_shots`)."""
+    events = [e for e in events if not _whole_shots(e, ctx.scenes, ctx.fps)]
     t = ctx.frames.get("t", np.zeros(0)) if ctx.has_frames else np.zeros(0)
     if len(t) < 2 or t[-1] - t[0] < LOOK_MIN_S:
         return events
     edges = np.linspace(t[0], t[-1], WHOLE_VIDEO_PARTS + 1)
-    parts: dict[int, set[int]] = {}
+    parts: dict[tuple[str, int], set[int]] = {}
     for e in events:
         k = _regular(e)
         if k is not None:
@@ -229,7 +255,7 @@ def cadence_look(ctx: Context, events: list[Event]) -> list[Event]:
     if not look:
         return events
     # a doubled-up look also shows where fewer of its frames move: single repeats there too
-    single = 2 in look
+    single = ("hold", 2) in look
     return [e for e in events if _regular(e) not in look and not (
         single and e.type == "frame_drop" and e.subtype != SUBTYPE
         and e.evidence.get("median_hold_frames") == 1.0)]

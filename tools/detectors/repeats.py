@@ -141,6 +141,9 @@ def _cluster_event(cl: list[tuple[int, int]], t: np.ndarray, fps: float) -> Even
         long_share > STUTTER_LONG_SHARE and lengths.max() >= STUTTER_FREEZE) else "frame_drop"
     share = held / span
     typical_hold = float((lengths ** 2).sum()) / max(held, 1)
+    gaps = np.diff([a for a, _ in cl])
+    every = float(np.median(gaps)) if len(gaps) else 0.0
+    regular = float(np.mean(np.abs(gaps - every) <= 1)) if len(gaps) else 0.0
     raw = 0.2 + 1.6 * share if kind == "frame_drop" else 0.3 + typical_hold / 30
     sev = float(np.clip(raw, 0, 1))
     return Event(
@@ -156,6 +159,9 @@ def _cluster_event(cl: list[tuple[int, int]], t: np.ndarray, fps: float) -> Even
             "median_hold_frames": float(np.median(lengths)),
             "longest_hold_s": round(float(lengths.max() / fps), 3),
             "share_repeated": round(share, 3),
+            # a frame-rate conversion repeats one frame in every k, like clockwork
+            "cadence_frames": every,
+            "cadence_regular": round(regular, 3),
         },
     )
 

@@ -28,7 +28,11 @@ from tools.detectors.series import (
     runs,
 )
 from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH_S, series
-from tools.detectors.twin_motion import replayed_shake, shake_at_samples
+from tools.detectors.twin_motion import (
+    replayed_shake,
+    shake_at_samples,
+    without_replayed_shake,
+)
 from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
 from tools.model import Event, Scene
 
@@ -330,10 +334,11 @@ def judged_with_twins(events: list[Event], samples: dict[str, np.ndarray],
                       frames: dict[str, np.ndarray], fps: float,
                       scenes: list[Scene]) -> list[Event]:
     """The detectors' events judged against the same picture elsewhere: those it
-    contradicts dropped (shake too: `twin_motion`), the twin stretches added
-    (`with_twins`)."""
+    contradicts dropped (shake too: `twin_motion`, at frame resolution first), the twin
+    stretches added (`with_twins`)."""
     if len(samples.get("t", ())) < 3:
         return events
+    events = without_replayed_shake(events, frames, scenes, fps)
     twins = twin_index(twin_lags(frames, samples, fps, [sc.start_frame for sc in scenes[1:]]))
     if not (twins >= 0).any():
         return events

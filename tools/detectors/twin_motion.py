@@ -8,14 +8,25 @@ motion is: where, over most of a shake event, the shake level lies within its re
 spread of theirs (replays inside the event left out), the shake is the picture's, not a
 defect, as `twin_events.contradicted` says of the sample measures. Shake added to one
 stretch of a looped clip moves it far above its unshaken replays.
+
+The samples' twins are found a sample at a time, within a fraction of a second of the
+sample grid; a montage whose cycle is no whole number of sample steps (a 30-s cycle at
+25 fps is 62.5 steps of 12 frames) puts every other replay between two samples, and a
+moving hand-held picture changes too much in that time to match. So a shake event is also
+looked for at frame resolution: the course of the mean luma and contrast over the event's
+frames (seconds long, so far more distinctive than a sample's one-second signature) is
+slid over the whole video, and where it recurs the shake level there is the reference.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from tools.detectors.jitter import VISIBLE_PX, shake_levels
-from tools.detectors.twins import MIN_TWINS, reference
+from tools.detectors.calibration import value
+from tools.detectors.jitter import SHAKE_RISE_LONG, VISIBLE_PX, shake_levels
+from tools.detectors.twins import COURSES, LEAST_SWING, MATCH, MIN_TWINS, reference
 from tools.model import Event, Scene
 
 
@@ -47,3 +58,95 @@ def replayed_shake(e: Event, shake: np.ndarray, samples: dict[str, np.ndarray],
     if judged.sum() < max(MIN_TWINS, 0.5 * inside.sum()):
         return False
     return bool(np.median(d[judged]) <= 0.0)
+
+
+# The course compared is at most this long (the event's first seconds): ten seconds of a
+# moving picture's luma course recur by chance nowhere, and the search stays cheap on a
+# two-hour video.
+COURSE_MAX_S = 10.0
+
+
+def _course_correlation(x: np.ndarray, a: int, length: int) -> np.ndarray | None:
+    """Correlation of x[a:a + length]'s course (mean and straight trend taken out) with the
+    course at every start frame of x (NaN where that course hardly swings); None when the
+    event's own course does not swing (a still picture says nothing)."""
+    n = len(x)
+    ramp = np.arange(length, dtype=np.float64) - (length - 1) / 2
+    ramp /= np.sqrt((ramp ** 2).sum())
+    c = x[a:a + length] - x[a:a + length].mean()
+    c = c - (c @ ramp) * ramp
+    if np.sqrt((c ** 2).mean()) <= LEAST_SWING:
+        return None
+    c /= np.sqrt((c ** 2).sum())
+    size = 1 << int(np.ceil(np.log2(n + length)))
+    spectrum = np.fft.rfft(x, size)
+    corr = lambda k: np.fft.irfft(spectrum * np.conj(np.fft.rfft(k, size)),  # noqa: E731
+                                  size)[: n - length + 1]
+    num, along = corr(c), corr(ramp)
+    s1 = np.convolve(x, np.ones(length), mode="valid")
+    s2 = np.convolve(x * x, np.ones(length), mode="valid")
+    energy = np.maximum(s2 - s1 ** 2 / length - along ** 2, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = num / np.sqrt(energy)
+    return np.where(np.sqrt(energy / length) > LEAST_SWING, out, np.nan)
+
+
+def course_replays(frames: dict[str, np.ndarray], a: int, b: int, fps: float) -> list[int]:
+    """Frame offsets (start minus a) of the other stretches whose course of the COURSES
+    over frames a .. b (at most COURSE_MAX_S of them) matches the event's (correlation >=
+    MATCH, averaged over the series that swing), each at least the course's length away
+    from the event and from each other."""
+    length = min(b - a, max(3, int(round(COURSE_MAX_S * fps))))
+    series = [np.asarray(frames[k], dtype=np.float64) for k in COURSES if k in frames]
+    if not series or length < 3 or a + length > len(series[0]):
+        return []
+    found = [c for x in series if (c := _course_correlation(x, a, length)) is not None]
+    if not found:
+        return []
+    score = np.mean(found, axis=0)
+    at = np.arange(len(score))
+    candidates = np.flatnonzero(np.nan_to_num(score, nan=-1.0) >= MATCH)
+    candidates = candidates[np.abs(at[candidates] - a) >= length]
+    taken: list[int] = []
+    for o in candidates[np.argsort(-score[candidates], kind="stable")]:
+        if all(abs(int(o) - p) >= length for p in taken):
+            taken.append(int(o))
+    return [o - a for o in sorted(taken)]
+
+
+def replayed_course(e: Event, frames: dict[str, np.ndarray], level: np.ndarray,
+                    fps: float) -> bool:
+    """Whether a jitter event's shake is what its picture shows where the video replays it
+    at frame resolution (`course_replays`): over the event's frames judged in it and in its
+    replays, the median ratio of its level to the replays' median stays below the ratio
+    clean footage holds for 10 s above its usual level (jitter.shake_rise_long)."""
+    t = np.asarray(frames.get("t", np.zeros(0)), dtype=np.float64)
+    if e.type != "jitter" or len(t) != len(level) or not len(t):
+        return False
+    a, b = int(np.searchsorted(t, e.start_s - 1e-6)), int(np.searchsorted(t, e.end_s - 1e-6))
+    shifts = course_replays(frames, a, b, fps)
+    if not shifts:
+        return False
+    own = np.arange(a, b)
+    ref = np.full((len(shifts), len(own)), np.nan)
+    for k, d in enumerate(shifts):
+        at = own + d
+        ok = (at >= 0) & (at < len(level))
+        ref[k, ok] = level[at[ok]]
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        rise = np.log((level[own] + VISIBLE_PX) / (np.nanmedian(ref, axis=0) + VISIBLE_PX))
+    judged = np.isfinite(rise)
+    if judged.sum() < 0.5 * len(own):
+        return False
+    return bool(np.median(rise[judged]) < np.log(value(SHAKE_RISE_LONG.key)))
+
+
+def without_replayed_shake(events: list[Event], frames: dict[str, np.ndarray],
+                           scenes: list[Scene], fps: float) -> list[Event]:
+    """The events but the jitter whose shake its picture shows where the video replays it
+    (`replayed_course`)."""
+    if not any(e.type == "jitter" for e in events) or "t" not in frames:
+        return events
+    level = shake_levels(frames, scenes, fps)[0]
+    return [e for e in events if not replayed_course(e, frames, level, fps)]
