@@ -17,8 +17,11 @@ def grows(text: str) -> bool:
     no "most" ("what degrades it most?" asks for the dominant factor)."""
     return bool(VOCAB.grows.search(text)) and not re.search(
         r"\d|\b(?:which|than|most)\b|\bat (?:some|any|one) (?:point|moment|time)\b|"
-        r"\banywhere\b|\bsomewhere\b|\bhow (?:long|soon|much later)\b", text,
-        re.IGNORECASE)  # "... at some point?": an event; "how long after ...": a gap
+        r"\banywhere\b|\bsomewhere\b|\bhow (?:long|soon|much later)\b|"
+        r"\b(?:suddenly|all of a sudden|abruptly|at once)\b|"
+        r"\b(?:a|any|one) (?:part|moment|point|place|spot|stretch|section|segment) where\b",
+        text, re.IGNORECASE)  # "... at some point?", "suddenly", "a part where ...": an
+    # event; "how long after ...": a gap
 
 
 # Comparatives that claim the picture gets better, not its distortion stronger.

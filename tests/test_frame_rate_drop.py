@@ -224,6 +224,12 @@ def test_a_clip_of_another_rate_converted_into_the_video_is_no_drop():
     # one converted clip in a video that cuts elsewhere (not a look): its shot still says so
     assert cadence_look(_look_ctx(120.0, cuts=(40.0, 54.0)),
                         [_singles(40.2, 53.8, 0.2, 5.0, 0.97)]) == []
+    # ... however dense (20 fps at 30: one frame in 3 repeated)
+    assert cadence_look(_look_ctx(120.0, cuts=(40.0, 54.0)),
+                        [_singles(40.0, 53.8, 0.33, 3.0, 0.94)]) == []
+    # ... joined across the cut to the last second of the clip before it (its own conversion)
+    assert cadence_look(_look_ctx(120.0, cuts=(22.0, 30.0, 44.0, 52.0)),
+                        [_singles(28.9, 43.9, 0.3, 3.0, 0.94)]) == []
     inside = [_singles(35.0, 50.0, 0.2, 5.0, 0.97)]
     assert cadence_look(_look_ctx(120.0, cuts=(30.0, 60.0)), inside) == inside
     irregular = [_singles(30.1, 59.9, 0.2, 5.0, 0.4)]
@@ -260,3 +266,28 @@ def test_a_converted_clip_in_a_real_encode_is_no_drop(tmp_path: Path):
     idx = get_index(window, cache_dir=tmp_path / "cache", progress=False, clip=False)
     drops = [e for e in idx.events if e.type == "frame_drop"]
     assert drops and all(11.0 <= e.start_s and e.end_s <= 25.0 for e in drops), idx.events
+
+
+def test_a_drop_in_a_doubled_up_high_rate_stream_is_read_and_kept():
+    """A 24-fps film doubled up to 50 fps (every picture shown twice: half the frames repeat,
+    which alone reads as footage held by design) falling to 6 fps for 12 s: the cadence is
+    read with its hold of 8 frames (beyond a 25-fps stream's 2-6), and a rate drop holding 8
+    frames is kept where a doubled-up look's hold of 2 is the footage's design."""
+    from tools.detectors.frame_drop import holds
+    from tools.detectors.screen import held_by_design, without_design
+
+    fps = 50.0
+    t = np.arange(0.0, 120.0, 1 / fps)
+    diff = 2.0 + np.random.default_rng(4).normal(0, 0.3, len(t))
+    diff[1::2] = 0.02  # doubled up
+    drop = np.flatnonzero((t >= 50.0) & (t < 62.0))
+    diff[drop[(drop - drop[0]) % 8 != 0]] = 0.02
+    frames = {"t": t, "diff": diff}
+    assert holds(fps)[-1] == 12 and holds(25.0) == (2, 3, 4, 5, 6)
+    _, hold = cadence(diff, fps)
+    inside = hold[(t >= 52.0) & (t < 60.0)]
+    assert np.bincount(inside).argmax() == 8 and inside.min() > 6, inside
+    assert (hold[(t >= 20.0) & (t < 40.0)] == 2).all()
+    assert held_by_design(frames)
+    slower, own = _rate(50.0, 62.0, 8), _rate(0.0, 50.0, 2)
+    assert without_design([own, slower], frames, 120.0) == [slower]

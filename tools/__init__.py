@@ -21,6 +21,6 @@ SIGNALS_VERSION = "17"
 # Bump EVENTS_RULES when scene or event detection changes: cached indexes keep their signals
 # and re-derive scenes and events from them, without decoding (as they do when `bench
 # calibrate` writes new thresholds).
-EVENTS_RULES = 170
+EVENTS_RULES = 172
 EVENTS_VERSION = f"{EVENTS_RULES}+{_calibration_digest()}"
 ANALYZER_VERSION = f"{SIGNALS_VERSION}.{EVENTS_VERSION}"

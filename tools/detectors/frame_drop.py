@@ -20,13 +20,16 @@ import numpy as np
 from tools.detectors.around import lasting_runs, longest_departure, usual_level
 from tools.detectors.base import Context, Detector
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
-from tools.detectors.repeats import FROZEN_DIFF
+from tools.detectors.repeats import CLUSTER_GAP_S, FROZEN_DIFF
 from tools.detectors.series import overlap_share
 from tools.detectors.whole_video import WHOLE_VIDEO_PARTS
 from tools.model import Event
 
-# Frames each picture is held for: the rate falling to 1/2 .. 1/6 of the stream's.
+# Frames each picture is held for: the rate falling to 1/2 .. 1/6 of the stream's ...
 HOLDS = (2, 3, 4, 5, 6)
+# ... of a stream at about this rate; a high-rate stream (50, 60 fps) holds a picture as many
+# times longer for the same drop (6 fps shown at 50: 8-9 frames), see `holds`.
+HOLDS_RATE = 25.0
 # The cadence is read over this long a window (>= 3 cycles at every hold and rate).
 WINDOW_S = 2.0
 MIN_CYCLES = 3
@@ -50,6 +53,13 @@ SUBTYPE = "frame-rate drop"
 # drop are its pieces: its held frames read as holds, its jumps as jerks.
 PIECE_SHARE = 0.5
 PIECE_TYPES = ("frame_drop", "stutter", "jitter")
+
+
+def holds(fps: float) -> tuple[int, ...]:
+    """The holds read at this stream rate: HOLDS, reaching as many times further as the rate
+    is a whole multiple of HOLDS_RATE (50 and 60 fps: up to 12 frames, a drop to ~4-5 fps)."""
+    times = max(1, int(round(fps / HOLDS_RATE)))
+    return tuple(range(HOLDS[0], HOLDS[-1] * times + 1))
 
 
 def _window_scores(ld: np.ndarray, k: int, m: int) -> np.ndarray:
@@ -79,7 +89,7 @@ def cadence(diff: np.ndarray, fps: float) -> tuple[np.ndarray, np.ndarray]:
     n = len(ld)
     best = np.full(n, -np.inf)
     hold = np.zeros(n, dtype=np.int64)
-    for k in HOLDS:
+    for k in holds(fps):
         m = max(MIN_CYCLES, int(round(WINDOW_S * fps / k)))
         if n < m * k:
             continue
@@ -224,15 +234,26 @@ def _regular(e: Event) -> tuple[str, int] | None:
 
 
 def _whole_shots(e: Event, scenes: list, fps: float) -> bool:
-    """Whether a clockwork cadence of single repeats runs from a shot's first frame to a
-    shot's last (within two of its periods): a clip of another frame rate converted on its
-    way into the video (a montage's 20-fps clip at 25 fps), not a drop inside a shot."""
-    key = _regular(e)
-    if key is None or key[0] != "every" or not scenes:
+    """Whether a clockwork cadence of single repeats (however dense) fills the shots it
+    covers (each at least half inside it) from the first one's first frame to the last one's
+    last, within two of its periods and a frame (where the cut falls): a clip of another
+    frame rate converted on its way into the video (a montage's 20-fps clip at 25 or 30 fps),
+    not a drop inside a shot. It may reach past them by as far as repeats are grouped
+    (CLUSTER_GAP_S): the neighbouring clip's own conversion, joined to its cluster across
+    the cut."""
+    ev = e.evidence
+    if (e.type != "frame_drop" or e.subtype == SUBTYPE or ev.get("median_hold_frames") != 1.0
+            or ev.get("cadence_regular", 0) < LOOK_CADENCE_REGULAR):
         return False
-    reach = (2 * key[1] + 1) / fps
-    return (min(abs(e.start_s - sc.start_s) for sc in scenes) <= reach
-            and min(abs(e.end_s - sc.end_s) for sc in scenes) <= reach)
+    reach = (2 * float(ev.get("cadence_frames", 0)) + 2) / fps
+    covered = [sc for sc in scenes if min(e.end_s, sc.end_s) - max(e.start_s, sc.start_s)
+               >= 0.5 * (sc.end_s - sc.start_s)]
+    if not covered:
+        return False
+    first, last = covered[0].start_s, covered[-1].end_s
+    spill = CLUSTER_GAP_S + reach
+    return (first - spill <= e.start_s <= first + reach
+            and last - reach <= e.end_s <= last + spill)
 
 
 def cadence_look(ctx: Context, events: list[Event]) -> list[Event]:

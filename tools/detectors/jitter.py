@@ -24,7 +24,7 @@ import numpy as np
 from tools.detectors.around import longest_departure, usual_level
 from tools.detectors.base import Context, Detector, scene_ids
 from tools.detectors.calibration import CleanVideo, Quantity, declare, value
-from tools.detectors.frame_drop import HOLDS
+from tools.detectors.frame_drop import holds
 from tools.detectors.repeats import frozen
 from tools.detectors.series import merge_runs, overlap_share, runs
 from tools.detectors.temporal import near_cut
@@ -103,7 +103,7 @@ def _motion(frames: dict[str, np.ndarray], scenes: list,
         held = frozen(np.asarray(frames["diff"], dtype=np.float64),
                       scene_ids(np.asarray(frames["t"], dtype=np.float64), scenes))
         for a, b in runs(held):  # a short hold and the jump after it: a cadence, not motion
-            if b - a < max(HOLDS) and b < n:
+            if b - a < max(holds(fps)) and b < n:
                 bad[a: b + 1] = True
     good = np.flatnonzero(~bad)
     if len(good) < 2:

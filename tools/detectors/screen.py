@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tools.detectors.calibration import Quantity, declare, value
+from tools.detectors.frame_drop import SUBTYPE as RATE_DROP
 from tools.detectors.freeze import MIN_S as FREEZE_MIN_S
 from tools.detectors.repeats import FROZEN_DIFF
 from tools.detectors.series import runs
@@ -59,6 +60,12 @@ def still_elsewhere_s(frames: dict[str, np.ndarray], spans: list[tuple[float, fl
     return max((b - a for a, b in runs(held)), default=0) * step
 
 
+def _slower(e: Event, usual_hold: float) -> bool:
+    """Whether a frame-rate drop holds its pictures at least twice the video's usual hold
+    (frames per picture, from its held share): a drop below the footage's own rate."""
+    return e.subtype == RATE_DROP and float(e.evidence.get("hold_frames", 0)) >= 2 * usual_hold
+
+
 def without_design(events: list[Event], frames: dict[str, np.ndarray],
                    duration_s: float | None) -> list[Event]:
     """The events of a held-by-design video that are defects (all events of any other).
@@ -67,16 +74,20 @@ def without_design(events: list[Event], frames: dict[str, np.ndarray],
     covering most of it are a screen recording's nature, which holds pages for seconds: a
     cartoon doubled up to twice its drawing rate repeats every other frame (held share
     0.4-0.6) but never stands still as long as a freeze (outside its freezes), and in it a
-    6-s freeze or a darkened stretch is a defect. An event judged against the same picture
-    shown elsewhere in the video is never the footage's nature."""
+    6-s freeze or a darkened stretch is a defect, and so is a rate drop holding its pictures at
+    least twice as long as the video usually does (a 24-fps film doubled up to 50 fps, held
+    share 0.52, falling to 6 fps: pictures held 8 frames). An event judged against the same
+    picture shown elsewhere in the video is never the footage's nature."""
     if not held_by_design(frames):
         return events
     long = LOOK_SHARE * (duration_s or 0.0)
     freezes = [(e.start_s, e.end_s) for e in events if e.type == "freeze"]
     holds_pages = still_elsewhere_s(frames, freezes) >= FREEZE_MIN_S
 
+    usual_hold = 1.0 / max(1.0 - held_share(frames), 1e-6)
+
     def design(e: Event) -> bool:
-        if judged_by_twins(e):
+        if judged_by_twins(e) or _slower(e, usual_hold):
             return False
         if e.type == "freeze":
             return holds_pages

@@ -153,7 +153,9 @@ def comparison(q: Question, ev: Evidence, ctx: RunContext) -> dict[str, Any]:
         abs(w["impairment"] - wins[0]["impairment"]) < 1e-3 for w in wins)
     same_opt = next((o.letter for o in q.options if SAME_OPTION.search(o.text)), None)
     if same_opt and not same and _alike(wins):  # offered "about the same", and so they are
-        same, choice = True, same_opt
+        same = True
+    if same and same_opt:  # (alike, or nothing found in any: not the first window offered)
+        choice = same_opt
     if same and all(w["worst_severity"] == 0 for w in wins):
         text = (f"No {name} was detected in any of the compared windows; they do not "
                 "differ measurably.")
