@@ -10,6 +10,7 @@ from tools.detectors.twin_motion import (
     course_replays,
     replayed_course,
     replayed_shake,
+    shake_level,
     without_replayed_shake,
 )
 from tools.model import Event, Scene
@@ -98,8 +99,11 @@ def test_a_still_course_has_no_replays():
 def test_shake_every_replay_shows_is_dropped_shake_added_once_stays():
     scenes = [Scene(0.0, N / FPS, 0, N - 1)]
     event = Event("jitter", 22.0, 27.0, 1.0, 2.0, "camera shake", {})
-    own = without_replayed_shake([event], _frames((0, 1, 2, 3)), scenes, FPS)
-    added = without_replayed_shake([event], _frames((0,)), scenes, FPS)
+    def judged(frames: dict[str, np.ndarray]) -> list[Event]:
+        level = shake_level([event], frames, scenes, FPS)
+        return without_replayed_shake([event], frames, level, FPS)
+
+    own, added = judged(_frames((0, 1, 2, 3))), judged(_frames((0,)))
     assert own == [] and added == [event]
     level = shake_levels(_frames((0,)), scenes, FPS)[0]
     assert not replayed_course(event, _frames((0,)), level, FPS)

@@ -228,9 +228,18 @@ def _regular(e: Event) -> tuple[str, int] | None:
         return None
     if ev.get("share_repeated", 0) >= LOOK_REGULAR_SHARE:
         return ("hold", 2)
-    if ev.get("cadence_regular", 0) >= LOOK_CADENCE_REGULAR:
-        return ("every", int(round(ev.get("cadence_frames", 0))))
-    return None
+    period = _clockwork(e)
+    return None if period is None else ("every", int(round(period)))
+
+
+def _clockwork(e: Event) -> float | None:
+    """The period (frames) of a frame_drop cluster of single repeats that come like clockwork
+    (LOOK_CADENCE_REGULAR), else None."""
+    ev = e.evidence
+    if (e.type != "frame_drop" or e.subtype == SUBTYPE or ev.get("median_hold_frames") != 1.0
+            or ev.get("cadence_regular", 0) < LOOK_CADENCE_REGULAR):
+        return None
+    return float(ev.get("cadence_frames", 0))
 
 
 def _whole_shots(e: Event, scenes: list, fps: float) -> bool:
@@ -241,11 +250,10 @@ def _whole_shots(e: Event, scenes: list, fps: float) -> bool:
     not a drop inside a shot. It may reach past them by as far as repeats are grouped
     (CLUSTER_GAP_S): the neighbouring clip's own conversion, joined to its cluster across
     the cut."""
-    ev = e.evidence
-    if (e.type != "frame_drop" or e.subtype == SUBTYPE or ev.get("median_hold_frames") != 1.0
-            or ev.get("cadence_regular", 0) < LOOK_CADENCE_REGULAR):
+    period = _clockwork(e)
+    if period is None:
         return False
-    reach = (2 * float(ev.get("cadence_frames", 0)) + 2) / fps
+    reach = (2 * period + 2) / fps
     covered = [sc for sc in scenes if min(e.end_s, sc.end_s) - max(e.start_s, sc.start_s)
                >= 0.5 * (sc.end_s - sc.start_s)]
     if not covered:

@@ -102,8 +102,9 @@ def _motion(frames: dict[str, np.ndarray], scenes: list,
     if "diff" in frames:
         held = frozen(np.asarray(frames["diff"], dtype=np.float64),
                       scene_ids(np.asarray(frames["t"], dtype=np.float64), scenes))
+        longest = max(holds(fps))
         for a, b in runs(held):  # a short hold and the jump after it: a cadence, not motion
-            if b - a < max(holds(fps)) and b < n:
+            if b - a < longest and b < n:
                 bad[a: b + 1] = True
     good = np.flatnonzero(~bad)
     if len(good) < 2:

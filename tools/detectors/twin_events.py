@@ -31,6 +31,7 @@ from tools.detectors.stretches import HOLD_SHARE, MERGE_S, MIN_STRETCH_S, SMOOTH
 from tools.detectors.twin_motion import (
     replayed_shake,
     shake_at_samples,
+    shake_level,
     without_replayed_shake,
 )
 from tools.detectors.twins import MIN_TWINS, reference, row_quantile, twin_index, twin_lags
@@ -338,13 +339,14 @@ def judged_with_twins(events: list[Event], samples: dict[str, np.ndarray],
     stretches added (`with_twins`)."""
     if len(samples.get("t", ())) < 3:
         return events
-    events = without_replayed_shake(events, frames, scenes, fps)
+    level = shake_level(events, frames, scenes, fps)
+    events = without_replayed_shake(events, frames, level, fps)
     twins = twin_index(twin_lags(frames, samples, fps, [sc.start_frame for sc in scenes[1:]]))
     if not (twins >= 0).any():
         return events
     kept = [e for e in events if not contradicted(e, samples, frames, twins)]
-    if any(e.type == "jitter" for e in kept):
-        shake = shake_at_samples(frames, samples, scenes, fps)
+    if level is not None and any(e.type == "jitter" for e in kept):
+        shake = shake_at_samples(frames, samples, level)
         kept = [e for e in kept if not replayed_shake(e, shake, samples, twins)]
     return with_twins(kept, twin_events(samples, frames, fps, twins=twins))
 

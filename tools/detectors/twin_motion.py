@@ -31,13 +31,13 @@ from tools.model import Event, Scene
 
 
 def shake_at_samples(frames: dict[str, np.ndarray], samples: dict[str, np.ndarray],
-                     scenes: list[Scene], fps: float) -> np.ndarray:
-    """The log shake level (over the visible floor) at each sample's frame; NaN unjudged."""
+                     level: np.ndarray) -> np.ndarray:
+    """The log shake level (over the visible floor; `level` per frame, `shake_levels`) at
+    each sample's frame; NaN unjudged."""
     ft = np.asarray(frames.get("t", np.zeros(0)), dtype=np.float64)
     st = np.asarray(samples.get("t", np.zeros(0)), dtype=np.float64)
     if not len(ft) or not len(st):
         return np.full(len(st), np.nan)
-    level = shake_levels(frames, scenes, fps)[0]
     at = np.clip(np.searchsorted(ft, st), 0, len(ft) - 1)
     with np.errstate(invalid="ignore"):
         return np.log(level[at] + VISIBLE_PX)
@@ -104,9 +104,8 @@ def course_replays(frames: dict[str, np.ndarray], a: int, b: int, fps: float) ->
     if not found:
         return []
     score = np.mean(found, axis=0)
-    at = np.arange(len(score))
     candidates = np.flatnonzero(np.nan_to_num(score, nan=-1.0) >= MATCH)
-    candidates = candidates[np.abs(at[candidates] - a) >= length]
+    candidates = candidates[np.abs(candidates - a) >= length]
     taken: list[int] = []
     for o in candidates[np.argsort(-score[candidates], kind="stable")]:
         if all(abs(int(o) - p) >= length for p in taken):
@@ -142,11 +141,19 @@ def replayed_course(e: Event, frames: dict[str, np.ndarray], level: np.ndarray,
     return bool(np.median(rise[judged]) < np.log(value(SHAKE_RISE_LONG.key)))
 
 
-def without_replayed_shake(events: list[Event], frames: dict[str, np.ndarray],
-                           scenes: list[Scene], fps: float) -> list[Event]:
-    """The events but the jitter whose shake its picture shows where the video replays it
-    (`replayed_course`)."""
+def shake_level(events: list[Event], frames: dict[str, np.ndarray], scenes: list[Scene],
+                fps: float) -> np.ndarray | None:
+    """The shake level per frame (`shake_levels`) where there are jitter events to judge
+    with it, read once for both checks of them; else None."""
     if not any(e.type == "jitter" for e in events) or "t" not in frames:
+        return None
+    return shake_levels(frames, scenes, fps)[0]
+
+
+def without_replayed_shake(events: list[Event], frames: dict[str, np.ndarray],
+                           level: np.ndarray | None, fps: float) -> list[Event]:
+    """The events but the jitter whose shake its picture shows where the video replays it
+    (`replayed_course`; `level` from `shake_level`, None when there is no jitter)."""
+    if level is None:
         return events
-    level = shake_levels(frames, scenes, fps)[0]
     return [e for e in events if not replayed_course(e, frames, level, fps)]
